@@ -10,8 +10,7 @@ All shares are percentages; RMSE is a plain number.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping, NamedTuple
 
 from kg_count.io.answers import GoldAnswer, SystemAnswer
 from kg_count.io.questions import Question, subtask_of_id
@@ -19,8 +18,7 @@ from kg_count.io.questions import Question, subtask_of_id
 ANSWER_CLASSES = ("0", "1", "2", "3", "4+")
 
 
-@dataclass(frozen=True)
-class DocumentScore:
+class DocumentScore(NamedTuple):
     precision: float
     recall: float
     f1: float

@@ -17,6 +17,7 @@ def atomic_writer(path: str | os.PathLike) -> Iterator[TextIO]:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             yield handle
             handle.flush()
@@ -25,6 +26,12 @@ def atomic_writer(path: str | os.PathLike) -> Iterator[TextIO]:
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_json_atomic(path: str | os.PathLike, data: object) -> None:
