@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Callable
 
 from kg_count import __version__
 from kg_count.errors import KgCountError
@@ -63,22 +64,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def answer_file(system: str, docs: Path, questions: Path, out: Path) -> dict:
-    """Answer ``questions`` over ``docs`` with ``system`` and write ``out``; return the answers."""
+def answer_file(system: str, documents: Callable[[], dict], questions: Path, out: Path) -> dict:
+    """Answer the questions file ``questions`` over ``documents`` with ``system``; write ``out``, return the answers.
+
+    ``documents`` is a callable returning the documents, so that questions are validated before
+    a large document file is read.
+    """
     from kg_count.answer.baseline import answer_baseline
     from kg_count.io.answers import write_system_answers
-    from kg_count.io.conll import read_documents
     from kg_count.io.questions import read_questions
 
     parsed = read_questions(questions)
-    documents = read_documents(docs)
-    answers = answer_baseline(parsed, documents)
+    answers = answer_baseline(parsed, documents())
     write_system_answers(out, answers)
     return answers
 
 
 def run_answer(args: argparse.Namespace) -> int:
-    answers = answer_file(args.system, args.docs, args.questions, args.out)
+    from kg_count.io.conll import read_documents
+
+    answers = answer_file(args.system, lambda: read_documents(args.docs), args.questions, args.out)
     print(f"answered {len(answers)} questions -> {args.out}")
     return 0
 
@@ -122,10 +127,13 @@ def run_sample(args: argparse.Namespace) -> int:
     subtasks = sorted(p for p in args.sample.glob("s[123]") if (p / "questions.json").is_file())
     if not docs.is_file() or not subtasks:
         raise UsageError(f"{args.sample} must hold docs.conll and s1/, s2/ or s3/ with questions.json")
+    from kg_count.io.conll import read_documents
+
     print(f"kg-count {__version__}: system '{args.system}' on {docs}")
+    documents = read_documents(docs)
     for folder in subtasks:
         out = args.out / folder.name / "answers.json"
-        answers = answer_file(args.system, docs, folder / "questions.json", out)
+        answers = answer_file(args.system, lambda: documents, folder / "questions.json", out)
         print(f"\n{folder.name}: answered {len(answers)} questions -> {out}")
         if (folder / "answers.json").is_file():
             scores = score_answer_files(folder / "answers.json", out, folder / "questions.json")

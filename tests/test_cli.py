@@ -1,0 +1,71 @@
+"""The kg-count command line: exit codes, messages and outputs, run as a user runs it."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from kg_count.cli import main
+from tests.conftest import write
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "kg_count.cli", *args], capture_output=True, text=True)
+
+
+def test_help_for_every_subcommand():
+    for command in ("answer", "evaluate", "run-sample"):
+        result = run(command, "--help")
+        assert result.returncode == 0 and "usage: kg-count" in result.stdout
+
+
+def test_bad_usage_exits_2():
+    assert run().returncode == 2
+    result = run("evaluate", "--gold", "g.json")
+    assert result.returncode == 2 and "give either --gold and --system" in result.stderr
+
+
+def test_bad_input_exits_1_naming_the_file(tmp_path):
+    broken = write(tmp_path / "q.json", "{not json")
+    result = run("answer", "--docs", "missing.conll", "--questions", str(broken), "--out", str(tmp_path / "a.json"))
+    assert result.returncode == 1
+    assert f"{broken}, line 1: invalid JSON" in result.stderr
+    assert not (tmp_path / "a.json").exists()
+
+
+def test_evaluate_json_keys(tmp_path, capsys):
+    gold = write(tmp_path / "gold.json", json.dumps({"2-1": {"numerical_answer": 1, "answer_docs": {"i": ["d"]}}}))
+    system = write(tmp_path / "sys.json", json.dumps({"2-1": {"numerical_answer": 1, "answer_docs": ["d"]}}))
+    assert main(["evaluate", "--gold", str(gold), "--system", str(system), "--json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    for key in ("answered", "accuracy", "accuracy_norm", "rmse", "doc_precision", "doc_recall", "doc_f1", "doc_f1_norm"):
+        assert key in scores
+    assert scores["accuracy"] == 100.0 and scores["rmse"] == 0.0
+
+
+def test_evaluate_coreference_from_conll(tmp_path, fixtures, capsys):
+    from kg_count.io.conll import read_documents, write_documents
+
+    docs = list(read_documents(fixtures / "two_docs.conll").values())
+    write_documents(tmp_path / "g.conll", docs, {"d1": {1: [(1, 1), (11, 11)]}, "d2": {2: [(2, 2)]}})
+    write_documents(tmp_path / "s.conll", docs, {"d1": {5: [(1, 1)], 6: [(11, 11)]}, "d2": {2: [(2, 2)]}})
+    assert main(["evaluate", "--gold-conll", str(tmp_path / "g.conll"),
+                 "--system-conll", str(tmp_path / "s.conll"), "--json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    assert scores["muc"]["recall"] == 0.0 and scores["bcub"]["precision"] == 100.0
+    assert 0 < scores["average"] < 100
+
+
+def test_answer_and_run_sample_on_embedded_sample(tmp_path, capsys):
+    assert main(["run-sample", "--sample", "data/sample", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "s2 scores" in out and "doc_f1" in out
+    answers = json.loads((tmp_path / "s2" / "answers.json").read_text())
+    questions = json.loads(open("data/sample/s2/questions.json").read())
+    assert set(answers) == set(questions)
+
+
+@pytest.mark.parametrize("missing", ["docs.conll", "s2"])
+def test_run_sample_on_an_incomplete_folder_is_usage_error(tmp_path, missing):
+    assert run("run-sample", "--sample", str(tmp_path), "--out", str(tmp_path / "o")).returncode == 2
