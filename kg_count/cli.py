@@ -52,6 +52,95 @@ def _add_run_sample(subparsers) -> None:
     parser.set_defaults(handler=run_sample)
 
 
+def _add_graph_commands(subparsers) -> None:
+    build = subparsers.add_parser("build", help="build or update a graph store from documents",
+                                  description="Extract document graphs into an Oxigraph store on disk. Documents "
+                                              "already in the store are skipped, so an interrupted build resumes.")
+    build.add_argument("--docs", required=True, type=Path, help="CoNLL documents, or JSON lines of articles "
+                                                                "(doc_id, title, dct, content) ending in .jsonl")
+    build.add_argument("--store", required=True, type=Path, help="store folder (created when missing)")
+    build.add_argument("--batch-size", type=int, default=32, help="documents per spaCy batch (default: 32)")
+    build.set_defaults(handler=run_build)
+
+    dump = subparsers.add_parser("dump", help="print a document's graph as Turtle")
+    dump.add_argument("--store", required=True, type=Path)
+    dump.add_argument("--doc", required=True, help="document id")
+    dump.set_defaults(handler=run_dump)
+
+    sparql = subparsers.add_parser("sparql", help="run a SPARQL query over a store",
+                                   description="Run a SPARQL query over all document graphs of a store.")
+    sparql.add_argument("--store", required=True, type=Path)
+    sparql.add_argument("query", nargs="?", help="the query text")
+    sparql.add_argument("--file", type=Path, help="read the query from a file")
+    sparql.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    sparql.set_defaults(handler=run_sparql)
+
+    extract = subparsers.add_parser("extract", help="write what the pipeline reads from each document as JSON lines",
+                                    description="One JSON line per document: event types, incident date, city, "
+                                                "state, location IRIs, killed/injured/fired counts, participants.")
+    extract.add_argument("--docs", required=True, type=Path, help="CoNLL documents or JSON lines of articles")
+    extract.add_argument("--out", required=True, type=Path, help="output JSON lines (written atomically)")
+    extract.set_defaults(handler=run_extract)
+
+
+def run_build(args: argparse.Namespace) -> int:
+    from kg_count.graph.loader import build_store
+
+    if args.batch_size < 1:
+        raise UsageError("--batch-size must be at least 1")
+    summary = build_store(args.docs, args.store, args.batch_size)
+    print(f"store {args.store}")
+    print("\n".join(summary.lines()))
+    return 0
+
+
+def run_dump(args: argparse.Namespace) -> int:
+    from kg_count.graph.store import GraphStore
+
+    _require_store(args.store)
+    with GraphStore(args.store) as store:
+        print(store.document_turtle(args.doc))
+    return 0
+
+
+def run_sparql(args: argparse.Namespace) -> int:
+    from kg_count.graph.results import format_results
+    from kg_count.graph.store import GraphStore
+
+    if (args.query is None) == (args.file is None):
+        raise UsageError("give a query or --file, not both")
+    if args.file is not None and not args.file.is_file():
+        raise UsageError(f"query file {args.file} not found")
+    text = args.query if args.file is None else args.file.read_text(encoding="utf-8")
+    _require_store(args.store)
+    with GraphStore(args.store) as store:
+        try:
+            result = store.query(text)
+        except Exception as error:  # pyparsing / oxigraph syntax errors have no common base class
+            raise KgCountError(f"SPARQL query failed: {error}") from None
+        print(format_results(result, args.format))
+    return 0
+
+
+def run_extract(args: argparse.Namespace) -> int:
+    from kg_count.io.articles import iter_any
+    from kg_count.io.atomic import atomic_writer
+    from kg_count.nlp.pipeline import process
+    from kg_count.progress import progress
+
+    documents = list(iter_any(args.docs))
+    with atomic_writer(args.out) as out:
+        for record in progress(process(documents), "extracting", total=len(documents), unit="doc"):
+            out.write(json.dumps(record.summary()) + "\n")
+    print(f"extracted {len(documents)} documents -> {args.out}")
+    return 0
+
+
+def _require_store(path: Path) -> None:
+    if not path.is_dir() or not any(path.iterdir()):
+        raise UsageError(f"no store at {path}; build one with: kg-count build --docs DOCS --store {path}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of ``kg-count`` with all its subcommands."""
     parser = argparse.ArgumentParser(prog="kg-count", description=__doc__.splitlines()[0].rstrip("."))
@@ -61,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_answer(subparsers)
     _add_evaluate(subparsers)
     _add_run_sample(subparsers)
+    _add_graph_commands(subparsers)
     return parser
 
 

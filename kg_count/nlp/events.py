@@ -89,6 +89,23 @@ def _object_check(token, entry: LexicalEntry) -> tuple[str | None, str | None]:
     return entry.frame, entry.event_type
 
 
+NEGATIVE_PATIENTS = {"nobody", "none", "noone"}
+
+
+def is_negated(token) -> bool:
+    """True for "not injured", "no one was hurt", "nobody was killed", "no injuries"."""
+    if any(c.dep_ == "neg" for c in token.children) or any(c.dep_ == "neg" for c in token.head.children
+                                                           if token.dep_ in ("acomp", "xcomp", "attr")):
+        return True
+    for child in token.children:
+        if child.dep_ in ("nsubj", "nsubjpass", "dobj", "det") and (
+                child.lower_ in NEGATIVE_PATIENTS or child.lower_ == "no"
+                or any(g.lower_ == "no" for g in child.children)):
+            return True
+    subjects = [c for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass")] if token.pos_ == "ADJ" else []
+    return any(s.lower_ in NEGATIVE_PATIENTS or any(g.lower_ == "no" for g in s.children) for s in subjects)
+
+
 def _fatal_sentence(token) -> bool:
     return any(t.lemma_.lower() in FATAL_CUES for t in token.sent)
 
@@ -135,6 +152,8 @@ def find_event_mentions(annotated: AnnotatedDocument) -> list[EventMention]:
                 event_type = "killing" if _fatal_sentence(token) else "injuring"
         if frame is None and event_type is None:
             continue
+        if event_type is not None and is_negated(token):
+            event_type = None
         mentions.append(EventMention(token.i, end, sentence_index[token.sent.start], lemma, frame, event_type,
                                      entry.synset, token.i < title_end))
     return mentions

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -13,6 +14,19 @@ NUMBER_WORDS = {
 SINGULAR_DETERMINERS = {"a", "an", "another", "one", "this", "that"}
 SINGULAR_PRONOUNS = {"he", "she", "him", "her", "i", "himself", "herself"}
 MAX_PEOPLE = 10000
+PERSON_GROUP_WORDS = {"people", "person", "other", "others", "one", "victim", "resident", "bystander", "adult",
+                      "teen", "teenager", "child", "kid", "student", "worker", "employee", "officer", "member"}
+
+
+@lru_cache(maxsize=8192)
+def is_person_noun(lemma: str) -> bool:
+    """True when a noun lemma names people: a listed group word, or its first WordNet sense is a person."""
+    if lemma in PERSON_GROUP_WORDS:
+        return True
+    from kg_count.resources.wordnet import wordnet
+
+    senses = wordnet().synsets(lemma, pos="n")
+    return bool(senses) and senses[0].lexname() == "noun.person"
 
 
 def parse_number(text: str) -> int | None:
@@ -36,7 +50,7 @@ def count_people(head) -> int | None:
     Coordinated phrases add up ("a man and two women" → 3).
     """
     own = _own_count(head)
-    conjuncts = [c for c in head.children if c.dep_ == "conj"]
+    conjuncts = [c for c in head.children if c.dep_ == "conj" and c.pos_ in ("NOUN", "PROPN", "PRON")]
     if not conjuncts:
         return own
     counts = [own] + [count_people(c) for c in conjuncts]
@@ -45,6 +59,8 @@ def count_people(head) -> int | None:
 
 def _own_count(head) -> int | None:
     lemma = head.lemma_.lower()
+    if head.pos_ == "NOUN" and not is_person_noun(lemma):
+        return None
     for child in head.children:
         if child.dep_ == "nummod":
             value = parse_number(child.text)

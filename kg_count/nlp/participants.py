@@ -16,6 +16,8 @@ SPEECH_VERBS = {"say", "tell", "add", "state", "confirm", "announce", "explain"}
 NAME_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
 AGE_RE = re.compile(r"^(\d{1,3})(-year(s)?(-old)?)?$")
 PATIENT_DEPS = ("nsubjpass", "nsubj:pass", "dobj", "obj")
+STATISTICS_CUES = re.compile(r"\b(this year|last year|so far|since|per year|a year|each year|annually|in 20\d\d|"
+                             r"statistics|average|nationwide|records show)\b")
 
 
 @dataclass
@@ -134,20 +136,32 @@ def _patients(token) -> list:
     return []
 
 
-def stated_counts(doc, events: Sequence[EventMention], participants: Sequence[Participant]) -> Counts:
+def stated_counts(doc, events: Sequence[EventMention], participants: Sequence[Participant],
+                  lead_sentences: int = 6) -> Counts:
     """Killed, injured and fired counts: the largest number stated for each, at least the named people with
-    that status, and one when a typed event is mentioned but no number is stated. Never a sum of statements."""
+    that status, and one when a typed event is mentioned but no number is stated. Never a sum of statements.
+
+    Statements in the title and the lead (the first ``lead_sentences`` sentences) speak of the reported
+    incident; later ones count only when the lead states none. Sentences of statistics ("since January",
+    "this year") never count.
+    """
     best = {"killed": None, "injured": None, "fired": None}
+    later = {"killed": None, "injured": None, "fired": None}
     seen_type = {status: False for status in best}
     for event in events:
         status = STATUS_OF_TYPE.get(event.event_type or "")
         if status is None:
             continue
         seen_type[status] = True
-        for patient in _patients(doc[event.start]):
+        token = doc[event.start]
+        target = best if event.sentence < lead_sentences else later
+        if STATISTICS_CUES.search(token.sent.text.lower()):
+            continue
+        for patient in _patients(token):
             value = count_people(patient)
-            if value is not None and (best[status] is None or value > best[status]):
-                best[status] = value
+            if value is not None and (target[status] is None or value > target[status]):
+                target[status] = value
+    best = {status: value if value is not None else later[status] for status, value in best.items()}
     named = {status: sum(1 for p in participants if p.status == status) for status in best}
     result = {}
     for status, value in best.items():

@@ -146,16 +146,41 @@ def _city_before(words: list[str], comma: int, state: str) -> str | None:
     return None
 
 
+def _is_caps(word: str) -> bool:
+    return word.isupper() and any(c.isalpha() for c in word)
+
+
 def dateline(words: list[str]) -> Place | None:
-    """A dateline at the start of the body ("GAINESVILLE , Fla. —"), as a Place, or None."""
-    for comma in range(1, min(6, len(words))):
-        if words[comma] != ",":
+    """A dateline near the start of the body: "GAINESVILLE , Fla. —", "PITTSBURGH ( KDKA ) —", as a Place.
+
+    The city is a run of capitalised words (all capitals when no state follows) that the gazetteer
+    knows; without a state the Place has city and no state, for the caller to resolve.
+    """
+    g = gazetteer()
+    for begin in range(len(words)):
+        if not words[begin][:1].isupper():
             continue
-        state, used = _state_at(words, comma + 1)
-        if state is None:
-            return None
-        city = _city_before(words, comma, state)
-        return Place(city, state, "dateline") if city else Place(None, state, "dateline")
+        for end in range(begin + 1, min(begin + 5, len(words))):
+            following = words[end]
+            run = words[begin:end]
+            if following == ",":
+                state, _ = _state_at(words, end + 1)
+                if state is None and all(_is_caps(w) for w in run) and end + 1 < len(words):
+                    state = g.state_code(words[end + 1]) if words[end + 1].isupper() else None
+                    if state is None and (end + 3 < len(words) and words[end + 2] in ("County", "Parish")):
+                        name = " ".join(run).title()
+                        if g.states_of(name):
+                            return Place(name, None, "dateline")
+                if state and (_is_caps(run[0]) or begin == 0):
+                    city = _city_before(words, end, state)
+                    if city:
+                        return Place(city, state, "dateline")
+            elif following in DATELINE_END and all(_is_caps(w) for w in run):
+                name = " ".join(run)
+                if g.states_of(name) or name.lower() in {c for c, _ in g.bare_titles}:
+                    return Place(name.title(), None, "dateline")
+            if not words[end][:1].isupper() and following not in DATELINE_END | {","}:
+                break
     return None
 
 
@@ -173,35 +198,111 @@ def city_state_pairs(words: list[str]) -> list[tuple[str, str]]:
     return pairs
 
 
+def state_votes(words: list[str]) -> Counter:
+    """How often each state is named: full names and AP abbreviations (postal codes only after a comma)."""
+    g = gazetteer()
+    votes: Counter = Counter()
+    i = 0
+    while i < len(words):
+        code, used = _state_at(words, i)
+        if code and (used > 1 or words[i] in g.ap_abbreviations or words[i].lower() in g.state_by_name
+                     or (i and words[i - 1] == ",")):
+            votes[code] += 1
+            i += used
+        else:
+            i += 1
+    return votes
+
+
+def _is_county(name: str) -> bool:
+    return name.lower().endswith((" county", " parish"))
+
+
+def resolve_state(city: str, votes: Counter) -> str | None:
+    """The state of a city: the most named state that has such a place, else the bare AP city, else the one
+    with the largest population, else the only state that has it."""
+    g = gazetteer()
+    states = g.states_of(city)
+    named = [s for s in states if votes.get(s)]
+    if named:
+        return max(sorted(named), key=lambda s: votes[s])
+    bare = [state for (name, state) in g.bare_titles if name == city.lower()]
+    if bare:
+        return bare[0]
+    populated = [s for s in states if g.population.get((city.lower(), s), 0) > 0]
+    if populated:
+        return max(sorted(populated), key=lambda s: g.population[(city.lower(), s)])
+    return next(iter(states)) if len(states) == 1 else None
+
+
+AGENCY_WORDS = {"police", "fire", "sheriff", "county", "department", "pd", "city"}
+PLACE_PREPOSITIONS = {"in", "at", "near", "of", "outside", "from"}
+INCIDENT_NOUNS = {"shooting", "shootings", "fire", "blaze", "homicide", "murder", "police", "man", "woman", "teen",
+                  "boy", "girl", "home", "house", "family", "officer", "officers", "crash", "stabbing"}
+
+
+def _known(name: str) -> bool:
+    g = gazetteer()
+    return bool(name) and g.state_code(name) is None and bool(g.states_of(name))
+
+
+def place_names(doc) -> list[tuple[str, int]]:
+    """Known place names and where they start: GPE/LOC/FAC entities, the place part of agency names
+    ("Austin Police Department"), and capitalised names after a preposition or before an incident noun."""
+    found = []
+    for ent in doc.ents:
+        if ent.label_ in ("GPE", "LOC", "FAC") and _known(ent.text):
+            found.append((ent.text, ent.start))
+        elif ent.label_ == "ORG":
+            words = ent.text.split()
+            cut = next((i for i, w in enumerate(words) if w.lower() in AGENCY_WORDS), None)
+            if cut and _known(" ".join(words[:cut])):
+                found.append((" ".join(words[:cut]), ent.start))
+    tokens = list(doc)
+    for i, token in enumerate(tokens):
+        if not token.text[:1].isupper() or token.ent_type_ in ("GPE", "ORG", "PERSON"):
+            continue
+        for length in (3, 2, 1):
+            span = tokens[i:i + length]
+            if len(span) < length or not all(t.text[:1].isupper() for t in span):
+                continue
+            before = tokens[i - 1].lower_ if i else ""
+            after = tokens[i + length].lower_ if i + length < len(tokens) else ""
+            name = " ".join(t.text for t in span)
+            if (before in PLACE_PREPOSITIONS or after in INCIDENT_NOUNS) and _known(name):
+                found.append((name, i))
+                break
+    return found
+
+
 def find_place(doc, body_start: int) -> Place | None:
-    """Choose the incident's place in an annotated spaCy doc; ``body_start`` is the first body token."""
+    """Choose the incident's place in an annotated spaCy doc; ``body_start`` is the first body token.
+
+    Order of evidence: a dateline, "City , State" phrases, then place names of the title and text
+    (title ones weigh more, towns before counties) with the state the text names.
+    """
     g = gazetteer()
     words = [t.text for t in doc]
-    found = dateline(words[body_start:body_start + 12])
-    if found and found.city:
+    votes = state_votes(words)
+    found = dateline(words[body_start:body_start + 40])
+    if found and found.city and found.state:
         return found
+    if found and found.city:
+        state = resolve_state(found.city, votes)
+        if state:
+            return Place(found.city, state, "dateline")
     pairs = Counter(city_state_pairs(words))
     if pairs:
-        (city, state), _ = max(pairs.items(), key=lambda item: (item[1], -words.index(item[0][0].split()[0])
-                                                                  if item[0][0].split()[0] in words else 0))
-        if found is None or found.state == state:
-            return Place(city, state, "city, state")
-    states: Counter = Counter()
-    cities: Counter = Counter()
-    for ent in doc.ents:
-        if ent.label_ != "GPE":
-            continue
-        code = g.state_code(ent.text)
-        if code:
-            states[code] += 1
-        elif g.states_of(ent.text):
-            cities[ent.text] += 1
-    state = found.state if found else (states.most_common(1)[0][0] if states else None)
-    for city, _ in cities.most_common():
-        if state is None:
-            return Place(city, g.biggest_state_of(city), "population")
-        if state in g.states_of(city):
-            return Place(city, state, "named state")
-    if state:
-        return Place(None, state, found.evidence if found else "named state")
+        (city, state), _ = max(pairs.items(), key=lambda item: (not _is_county(item[0][0]), item[1]))
+        return Place(city, state, "city, state")
+    candidates: Counter = Counter()
+    for name, start in place_names(doc):
+        candidates[name.title() if name.isupper() else name] += 3 if start < body_start else 1
+    ranked = sorted(candidates.items(), key=lambda item: (_is_county(item[0]), -item[1]))
+    for city, _ in ranked:
+        state = resolve_state(city, votes)
+        if state:
+            return Place(city, state, "named place")
+    if votes:
+        return Place(None, votes.most_common(1)[0][0], "named state")
     return None

@@ -1,0 +1,85 @@
+"""Measure extraction against the Gun Violence Archive records in ../shared/data/gva-train.
+
+For every article: is its state, city, incident date (exact day, same month), killed and injured
+counts right for the incident it reports, and which victim names were found. Prints a table.
+Usage: python benchmarks/measure_extraction.py [--gva DIR] [--limit N] [--records OUT.jsonl]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import time
+from pathlib import Path
+
+from kg_count.io.articles import iter_articles
+from kg_count.nlp.pipeline import process
+from kg_count.nlp.record import DocumentRecord
+from kg_count.progress import progress
+
+
+def _norm(text: str | None) -> str:
+    return (text or "").lower().replace("saint ", "st. ").strip()
+
+
+def score(records: list[DocumentRecord], articles: dict, incidents: dict) -> dict:
+    """Per-article accuracies (percent) of state, city, date and counts, and victim name recall."""
+    hits = {k: 0 for k in ("state", "city", "day", "month", "killed", "injured")}
+    victims_total = victims_found = 0
+    for record in records:
+        incident = incidents[articles[record.doc_id]["incident_id"]]
+        gold_date = dt.datetime.strptime(incident["date"], "%B %d, %Y").date()
+        state_name = incident["state"]
+        from kg_count.nlp.places import gazetteer
+
+        hits["state"] += bool(record.state) and gazetteer().state_names.get(record.state, "") == state_name
+        hits["city"] += _norm(record.city) == _norm(incident["city_or_county"])
+        hits["day"] += record.incident_date == gold_date
+        hits["month"] += (record.incident_date.year, record.incident_date.month) == (gold_date.year, gold_date.month)
+        hits["killed"] += record.killed == int(incident["num_killed"])
+        hits["injured"] += record.injured == int(incident["num_injured"])
+        found = {p.full_name.lower() for p in record.participants} | {p.last_name.lower() for p in record.participants}
+        for person in incident.get("participants", []):
+            if person.get("Type") == "Victim" and person.get("Name"):
+                victims_total += 1
+                name = person["Name"].lower()
+                victims_found += name in found or name.split()[-1] in found
+    n = len(records)
+    result = {k: 100.0 * v / n for k, v in hits.items()}
+    result["victim_name_recall"] = 100.0 * victims_found / victims_total if victims_total else 0.0
+    result["articles"] = n
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--gva", type=Path, default=Path("../shared/data/gva-train"))
+    parser.add_argument("--limit", type=int, default=None, help="only the first N articles")
+    parser.add_argument("--records", type=Path, help="write the records as JSON lines here")
+    parser.add_argument("--from-records", type=Path, help="score records written earlier instead of extracting")
+    args = parser.parse_args()
+
+    articles = {}
+    for line in (args.gva / "articles.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        articles[record["doc_id"]] = record
+    incidents = {}
+    for line in (args.gva / "incidents.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        incidents[record["incident_uri"]] = record
+    started = time.perf_counter()
+    if args.from_records:
+        records = [DocumentRecord.from_json(json.loads(l)) for l in args.from_records.read_text().splitlines()]
+    else:
+        documents = list(iter_articles(args.gva / "articles.jsonl"))[: args.limit]
+        records = list(progress(process(documents), "extracting", total=len(documents), unit="doc"))
+        if args.records:
+            args.records.write_text("".join(json.dumps(r.to_json()) + "\n" for r in records))
+    elapsed = time.perf_counter() - started
+    result = score(records, articles, incidents)
+    print(json.dumps({**result, "seconds": round(elapsed, 1)}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
