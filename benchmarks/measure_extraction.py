@@ -44,7 +44,8 @@ def score(records: list[DocumentRecord], articles: dict, incidents: dict) -> dic
             if person.get("Type") == "Victim" and person.get("Name"):
                 victims_total += 1
                 name = person["Name"].lower()
-                victims_found += name in found or name.split()[-1] in found
+                last = [w for w in name.replace(",", " ").split() if w.strip(".") not in ("jr", "sr", "ii", "iii", "iv")]
+                victims_found += name in found or bool(last) and last[-1] in found
     n = len(records)
     result = {k: 100.0 * v / n for k, v in hits.items()}
     result["victim_name_recall"] = 100.0 * victims_found / victims_total if victims_total else 0.0

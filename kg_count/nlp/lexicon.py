@@ -66,7 +66,7 @@ def _wordnet_units() -> dict[tuple[str, str], LexicalEntry]:
                         if form.synset().pos() == "n" and form.synset().lexname() not in EVENT_NOUN_FILES:
                             continue
                         key = (form.name().replace("_", " ").lower(), WORDNET_POS[form.synset().pos()])
-                        units.setdefault(key, LexicalEntry(None, event_type, synset.name()))
+                        units.setdefault(key, LexicalEntry(None, event_type, form.synset().name()))
     return units
 
 

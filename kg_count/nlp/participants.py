@@ -133,6 +133,12 @@ def _patients(token) -> list:
             return _patients(token.head)
         if token.dep_ in ("acl", "relcl") and token.head.pos_ in ("NOUN", "PROPN", "PRON"):
             return [token.head]
+        subjects = [c for c in token.children if c.dep_ == "nsubj" and c.like_num]
+        if subjects:
+            return subjects
+        previous = token.doc[token.i - 1] if token.i else None
+        if previous is not None and previous.like_num:
+            return [previous]
     return []
 
 
@@ -164,7 +170,9 @@ def stated_counts(doc, events: Sequence[EventMention], participants: Sequence[Pa
     best = {status: value if value is not None else later[status] for status, value in best.items()}
     named = {status: sum(1 for p in participants if p.status == status) for status in best}
     result = {}
-    for status, value in best.items():
-        stated = value if value is not None else (1 if seen_type[status] else 0)
-        result[status] = max(stated, named[status])
+    for status in ("killed", "fired", "injured"):
+        value = best[status]
+        # "shot" in a story of a killing usually speaks of the people who died: no injured by default then
+        default = 1 if seen_type[status] and not (status == "injured" and result["killed"]) else 0
+        result[status] = max(value if value is not None else default, named[status])
     return Counts(result["killed"], result["injured"], result["fired"])

@@ -23,6 +23,7 @@ RELATIVE_DAYS = {"today": 0, "tonight": 0, "this morning": 0, "this afternoon": 
 NOT_A_DATE = re.compile(r"\b(year|years|month|months|week|weeks|day|days|hours?|minutes?|decades?)\b(?! ago)|"
                         r"\bold\b|\bage\b|\d+s\b|\bseason|\bnow\b|\bcentury\b", re.I)
 EARLIEST_DAYS_BEFORE_DCT = 400
+PUBLICATION_STAMP = re.compile(r"\b\d{4}\b.*\d{1,2}:\d{2}|\b(posted|updated|published|last modified)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,9 @@ def find_time_mentions(doc, dct: dt.date) -> list[TimeMention]:
     mentions = []
     for start, end in joined_spans(doc):
         text = doc[start:end].text
+        context = doc[max(0, start - 3):end].text
+        if PUBLICATION_STAMP.search(context):
+            continue
         resolved = resolve(text, dct)
         if resolved is None:
             continue
@@ -118,8 +122,9 @@ def find_time_mentions(doc, dct: dt.date) -> list[TimeMention]:
 
 
 def incident_date(times: Sequence[TimeMention], event_sentences: set[int], dct: dt.date) -> IncidentDate:
-    """Choose the incident date: day-level dates in event sentences first, then any date, then the DCT."""
-    ranked = sorted(times, key=lambda t: (t.sentence not in event_sentences, t.granularity != "day", t.start))
+    """Choose the incident date: the earliest day-level date, those of sentences that mention a typed event
+    first (later dates are mostly arrests, hearings, funerals); then coarser dates; then the DCT."""
+    ranked = sorted(times, key=lambda t: (t.granularity != "day", t.sentence not in event_sentences, t.date, t.start))
     if ranked:
         best = ranked[0]
         return IncidentDate(best.date, best.granularity, "text")

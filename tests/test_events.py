@@ -1,0 +1,47 @@
+"""Event mentions and their types on hand-written sentences, the ambiguous ones included."""
+
+import pytest
+
+from kg_count.nlp.events import find_event_mentions
+from kg_count.nlp.lexicon import event_lexicon
+from tests.nlp_helpers import annotated
+
+
+def typed(text: str) -> list[tuple[str, str | None, str | None]]:
+    return [(m.lemma, m.frame, m.event_type) for m in find_event_mentions(annotated(text))]
+
+
+@pytest.mark.parametrize("text, lemma, frame, event_type", [
+    ("The suspect fired a gun at the officers .", "fire", "Shoot_projectiles", None),
+    ("The team fired the coach on Monday .", "fire", "Firing", "job_firing"),
+    ("He was fired from his job at the bank .", "fire", "Firing", "job_firing"),
+    ("The fire spread to two homes .", "fire", "Fire_burning", "fire_burning"),
+    ("A man was shot in the leg .", "shoot", "Shoot_projectiles", "injuring"),
+    ("A man was shot dead on Friday .", "shoot", "Shoot_projectiles", "killing"),
+    ("A woman was fatally shot on Main Street .", "shoot", "Shoot_projectiles", "killing"),
+    ("The company will lay off 300 workers .", "lay off", "Firing", "job_firing"),
+    ("Two people were murdered in their home .", "murder", "Killing", "killing"),
+    ("Three people were wounded .", "wound", "Cause_harm", "injuring"),
+])
+def test_types_in_context(text, lemma, frame, event_type):
+    assert (lemma, frame, event_type) in typed(text)
+
+
+def test_shot_alone_is_injuring_until_someone_dies():
+    assert ("shoot", "Shoot_projectiles", "injuring") in typed("A teen was shot Saturday night .")
+    assert ("shoot", "Shoot_projectiles", "killing") in typed("A teen was shot and later died at the hospital .")
+
+
+def test_negated_and_legal_senses_are_not_typed():
+    assert ("injure", "Cause_harm", None) in typed("No one was injured in the fire .")
+    assert typed("The judge dismissed the case .") == []
+    assert ("shot", "Shoot_projectiles", None) in typed("Shots were fired into the house .")
+
+
+def test_wordnet_hyponyms_type_words_no_frame_lists():
+    lexicon = event_lexicon()
+    assert lexicon[("slay", "VERB")].event_type == "killing"
+    assert lexicon[("strangle", "VERB")].event_type == "killing"
+    assert lexicon[("furlough", "VERB")].event_type == "job_firing"
+    assert lexicon[("wildfire", "NOUN")].event_type == "fire_burning"
+    assert lexicon[("kill", "VERB")].frame == "Killing" and lexicon[("kill", "VERB")].synset == "kill.v.01"

@@ -1,0 +1,50 @@
+"""People, ages, roles, statuses and stated counts, never counting a named and counted person twice."""
+
+import pytest
+
+from kg_count.nlp.events import find_event_mentions
+from kg_count.nlp.numbers import parse_number
+from kg_count.nlp.participants import find_participants, stated_counts
+from tests.nlp_helpers import annotated
+
+
+def read(body: str, title: str = ""):
+    doc = annotated(body, title)
+    events = find_event_mentions(doc)
+    people = find_participants(doc.doc, events)
+    return people, stated_counts(doc.doc, events, people)
+
+
+@pytest.mark.parametrize("body, killed, injured, fired", [
+    ("Two men were killed and a third person was wounded on Friday .", 2, 1, 0),
+    ("One person is dead and four others injured after a shooting .", 1, 4, 0),
+    ("A man was shot in the leg .", 0, 1, 0),
+    ("The company will lay off three employees .", 0, 0, 3),
+    ("A man and a woman were killed Sunday .", 2, 0, 0),
+])
+def test_stated_counts(body, killed, injured, fired):
+    _, counts = read(body)
+    assert (counts.killed, counts.injured, counts.fired) == (killed, injured, fired)
+
+
+def test_named_victim_and_suspect_with_ages():
+    people, counts = read("John Smith , 23 , was shot dead . | Police arrested Mark Jones , 31 , on Saturday .")
+    by_name = {p.full_name: p for p in people}
+    assert (by_name["John Smith"].age, by_name["John Smith"].role, by_name["John Smith"].status) == (23, "victim", "killed")
+    assert (by_name["Mark Jones"].age, by_name["Mark Jones"].role) == (31, "suspect")
+    assert (by_name["John Smith"].first_name, by_name["John Smith"].last_name) == ("John", "Smith")
+    assert counts.killed == 1
+
+
+def test_named_and_counted_person_is_not_counted_twice():
+    _, counts = read("A man was killed Friday . | The victim , John Smith , was killed outside his home .")
+    assert counts.killed == 1
+
+
+def test_statistics_do_not_count():
+    _, counts = read("A man was shot Friday . | So far this year , 700 people have been shot in the city .")
+    assert counts.injured == 1
+
+
+def test_numbers():
+    assert [parse_number(t) for t in ("3", "three", "twenty-one", "1,200", "a")] == [3, 3, 21, 1200, None]

@@ -1,0 +1,45 @@
+"""Places: datelines, AP abbreviations, same-named cities, DBpedia IRIs."""
+
+import pytest
+
+from kg_count.nlp.places import city_iri, city_state_pairs, dateline, find_place, resolve_state, state_iri, state_votes
+from tests.nlp_helpers import annotated
+
+
+@pytest.mark.parametrize("words, city, state", [
+    ("GAINESVILLE , Fla. — A man", "Gainesville", "FL"),
+    ("HEATH , OH ( WCMH ) — An", "Heath", "OH"),
+    ("COLUMBUS , Miss. ( AP ) — Police", "Columbus", "MS"),
+    ("WILMINGTON , N.C. — A fire", "Wilmington", "NC"),
+    ("PITTSBURGH ( KDKA ) — Investigators", "Pittsburgh", None),
+])
+def test_datelines(words, city, state):
+    place = dateline(words.split())
+    assert (place.city, place.state) == (city, state)
+
+
+def test_iris_in_the_tasks_form():
+    assert city_iri("Hayward", "CA") == "http://dbpedia.org/resource/Hayward,_California"
+    assert city_iri("Memphis", "TN") == "http://dbpedia.org/resource/Memphis,_Tennessee"
+    assert city_iri("Chicago", "IL") == "http://dbpedia.org/resource/Chicago"
+    assert state_iri("SC") == "http://dbpedia.org/resource/South_Carolina"
+    assert state_iri("GA") == "http://dbpedia.org/resource/Georgia_(U.S._state)"
+
+
+def test_same_named_cities_follow_the_states_the_text_names():
+    votes = state_votes("Police in Columbus said the Georgia Bureau of Investigation will help .".split())
+    assert resolve_state("Columbus", votes) == "GA"
+    assert resolve_state("Columbus", state_votes("The Ohio man was shot .".split())) == "OH"
+    assert resolve_state("Pittsburgh", state_votes([])) == "PA"
+
+
+def test_city_state_pairs():
+    words = "a shooting in Wilmington , Delaware on Friday and one in Columbus , Miss. later".split()
+    assert city_state_pairs(words) == [("Wilmington", "DE"), ("Columbus", "MS")]
+
+
+def test_find_place_in_a_document():
+    doc = annotated("MEMPHIS , Tenn. — Two men were shot Sunday .", title="Two shot in Memphis")
+    place = find_place(doc.doc, body_start=4)
+    assert (place.city_iri, place.state_iri) == ("http://dbpedia.org/resource/Memphis,_Tennessee",
+                                                 "http://dbpedia.org/resource/Tennessee")

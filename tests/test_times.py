@@ -1,0 +1,53 @@
+"""Temporal expressions against the DCT (Wednesday 25 January 2017) and the incident date."""
+
+import datetime as dt
+
+import pytest
+
+from kg_count.nlp.times import find_time_mentions, incident_date, resolve
+from tests.nlp_helpers import annotated
+
+DCT = dt.date(2017, 1, 25)
+
+
+@pytest.mark.parametrize("text, date, granularity", [
+    ("Saturday night", dt.date(2017, 1, 21), "day"),
+    ("last Tuesday", dt.date(2017, 1, 24), "day"),
+    ("Wednesday", dt.date(2017, 1, 25), "day"),
+    ("yesterday", dt.date(2017, 1, 24), "day"),
+    ("last night", dt.date(2017, 1, 24), "day"),
+    ("Jan. 3", dt.date(2017, 1, 3), "day"),
+    ("on Jan. 3", dt.date(2017, 1, 3), "day"),
+    ("Dec. 28", dt.date(2016, 12, 28), "day"),
+    ("Feb. 2 , 2016", dt.date(2016, 2, 2), "day"),
+    ("two weeks ago", dt.date(2017, 1, 11), "week"),
+    ("three days ago", dt.date(2017, 1, 22), "day"),
+])
+def test_resolve(text, date, granularity):
+    assert resolve(text, DCT) == (date, granularity)
+
+
+@pytest.mark.parametrize("text", ["29-year", "three years", "the 1990s"])
+def test_not_dates(text):
+    assert resolve(text, DCT) is None
+
+
+def test_joined_spans_and_incident_date_from_event_sentence():
+    doc = annotated("Police said Monday that a man was shot Saturday night on Main Street . | "
+                    "He will appear in court on Friday .")
+    times = find_time_mentions(doc.doc, DCT)
+    texts = [t.text for t in times]
+    assert "Saturday night" in texts
+    chosen = incident_date(times, {0}, DCT)
+    assert (chosen.date, chosen.granularity, chosen.certainty) == (dt.date(2017, 1, 21), "day", "text")
+
+
+def test_publication_stamps_are_not_incident_dates():
+    doc = annotated("Posted : Wednesday , January 25 , 2017 10:21 AM EST | A man was shot Monday .")
+    dates = {t.date for t in find_time_mentions(doc.doc, DCT)}
+    assert dt.date(2017, 1, 23) in dates and DCT not in dates
+
+
+def test_no_date_falls_back_to_weak_dct():
+    chosen = incident_date([], set(), DCT)
+    assert (chosen.date, chosen.certainty) == (DCT, "dct")
