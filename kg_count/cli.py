@@ -6,21 +6,23 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Callable
-
 from kg_count import __version__
 from kg_count.errors import KgCountError
 
-SYSTEMS = ("baseline",)
+SYSTEMS = ("graph", "baseline")
 
 
 def _add_answer(subparsers) -> None:
     parser = subparsers.add_parser("answer", help="answer a questions.json file",
                                    description="Answer every question of a questions file (S1, S2, S3 mixed or apart).")
-    parser.add_argument("--system", choices=SYSTEMS, default="baseline", help="which system answers (default: baseline)")
+    parser.add_argument("--system", choices=SYSTEMS, default="graph",
+                        help="graph: SPARQL over the incident graph (default); baseline: the organisers' baseline")
     parser.add_argument("--docs", required=True, type=Path, help="documents in the task's CoNLL format")
     parser.add_argument("--questions", required=True, type=Path, help="questions.json")
     parser.add_argument("--out", required=True, type=Path, help="where to write answers.json (written atomically)")
+    parser.add_argument("--store", type=Path, help="graph store folder; what it lacks is built first "
+                                                   "(default: a store for DOCS under the kg_count cache)")
+    parser.add_argument("--conll-out", type=Path, help="also write DOCS with event coreference chains (graph system)")
     parser.set_defaults(handler=run_answer)
 
 
@@ -48,7 +50,7 @@ def _add_run_sample(subparsers) -> None:
     parser = subparsers.add_parser("run-sample", help="answer and score the embedded sample (what `make run` does)")
     parser.add_argument("--sample", type=Path, default=Path("data/sample"), help="sample folder (default: data/sample)")
     parser.add_argument("--out", type=Path, default=Path("out/sample"), help="output folder (default: out/sample)")
-    parser.add_argument("--system", choices=SYSTEMS, default="baseline", help="which system answers")
+    parser.add_argument("--system", choices=SYSTEMS, default="graph", help="which system answers (default: graph)")
     parser.set_defaults(handler=run_sample)
 
 
@@ -62,9 +64,11 @@ def _add_graph_commands(subparsers) -> None:
     build.add_argument("--batch-size", type=int, default=32, help="documents per spaCy batch (default: 32)")
     build.set_defaults(handler=run_build)
 
-    dump = subparsers.add_parser("dump", help="print a document's graph as Turtle")
+    dump = subparsers.add_parser("dump", help="print a document's or an incident's graph as Turtle")
     dump.add_argument("--store", required=True, type=Path)
-    dump.add_argument("--doc", required=True, help="document id")
+    which = dump.add_mutually_exclusive_group(required=True)
+    which.add_argument("--doc", help="document id")
+    which.add_argument("--incident", help="incident id (see kg-count incidents)")
     dump.set_defaults(handler=run_dump)
 
     sparql = subparsers.add_parser("sparql", help="run a SPARQL query over a store",
@@ -74,6 +78,19 @@ def _add_graph_commands(subparsers) -> None:
     sparql.add_argument("--file", type=Path, help="read the query from a file")
     sparql.add_argument("--format", choices=("table", "csv", "json"), default="table")
     sparql.set_defaults(handler=run_sparql)
+
+    incidents = subparsers.add_parser(
+        "incidents", help="list incidents, or explain one",
+        description="Without --id, list the store's incidents (filtered by type, place, date); with --id, show an "
+                    "incident's documents, properties and why its documents were merged. Incidents are (re)built "
+                    "over the whole store when its documents have changed.")
+    incidents.add_argument("--store", required=True, type=Path)
+    incidents.add_argument("--id", help="incident id")
+    incidents.add_argument("--type", choices=("killing", "injuring", "fire_burning", "job_firing"))
+    incidents.add_argument("--place", help="text the city or state IRI contains, e.g. Columbus or Mississippi")
+    incidents.add_argument("--date", help="date prefix, e.g. 2016, 2016-03 or 2016-03-14")
+    incidents.add_argument("--limit", type=int, default=50, help="incidents to list (default: 50; 0 for all)")
+    incidents.set_defaults(handler=run_incidents)
 
     extract = subparsers.add_parser("extract", help="write what the pipeline reads from each document as JSON lines",
                                     description="One JSON line per document: event types, incident date, city, "
@@ -99,7 +116,25 @@ def run_dump(args: argparse.Namespace) -> int:
 
     _require_store(args.store)
     with GraphStore(args.store) as store:
-        print(store.document_turtle(args.doc))
+        if args.doc is not None:
+            print(store.document_turtle(args.doc))
+        else:
+            from kg_count.incidents.explain import incident_turtle
+
+            print(incident_turtle(store, args.incident))
+    return 0
+
+
+def run_incidents(args: argparse.Namespace) -> int:
+    from kg_count.graph.store import GraphStore
+    from kg_count.incidents.explain import explain_incident, list_incidents
+
+    _require_store(args.store)
+    with GraphStore(args.store) as store:
+        if args.id is not None:
+            print(explain_incident(store, args.id))
+        else:
+            print(list_incidents(store, args.type, args.place, args.date, args.limit))
     return 0
 
 
@@ -154,27 +189,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def answer_file(system: str, documents: Callable[[], dict], questions: Path, out: Path) -> dict:
-    """Answer the questions file ``questions`` over ``documents`` with ``system``; write ``out``, return the answers.
+def answer_file(system: str, docs: Path, questions: Path, out: Path, store_path: Path | None = None,
+                conll_out: Path | None = None) -> dict:
+    """Answer the questions file ``questions`` over the documents ``docs`` with ``system``; write ``out``.
 
-    ``documents`` is a callable returning the documents, so that questions are validated before
-    a large document file is read.
+    Questions are validated before the documents are read. The graph system first builds what
+    the store lacks and the incidents over the whole store. Returns the answers by question id.
     """
-    from kg_count.answer.baseline import answer_baseline
     from kg_count.io.answers import write_system_answers
     from kg_count.io.questions import read_questions
 
     parsed = read_questions(questions)
-    answers = answer_baseline(parsed, documents())
+    if system == "baseline":
+        from kg_count.answer.baseline import answer_baseline
+        from kg_count.io.conll import read_documents
+
+        if conll_out is not None:
+            raise UsageError("--conll-out needs the graph system")
+        answers = answer_baseline(parsed, read_documents(docs))
+    else:
+        from kg_count.answer.pipeline import answer_with_graph
+
+        answers = answer_with_graph(parsed, docs, store_path, conll_out)
     write_system_answers(out, answers)
     return answers
 
 
 def run_answer(args: argparse.Namespace) -> int:
-    from kg_count.io.conll import read_documents
-
-    answers = answer_file(args.system, lambda: read_documents(args.docs), args.questions, args.out)
+    answers = answer_file(args.system, args.docs, args.questions, args.out, args.store, args.conll_out)
     print(f"answered {len(answers)} questions -> {args.out}")
+    if args.conll_out is not None:
+        print(f"documents with event coreference chains -> {args.conll_out}")
     return 0
 
 
@@ -217,13 +262,10 @@ def run_sample(args: argparse.Namespace) -> int:
     subtasks = sorted(p for p in args.sample.glob("s[123]") if (p / "questions.json").is_file())
     if not docs.is_file() or not subtasks:
         raise UsageError(f"{args.sample} must hold docs.conll and s1/, s2/ or s3/ with questions.json")
-    from kg_count.io.conll import read_documents
-
     print(f"kg-count {__version__}: system '{args.system}' on {docs}")
-    documents = read_documents(docs)
     for folder in subtasks:
         out = args.out / folder.name / "answers.json"
-        answers = answer_file(args.system, lambda: documents, folder / "questions.json", out)
+        answers = answer_file(args.system, docs, folder / "questions.json", out, args.out / "store")
         print(f"\n{folder.name}: answered {len(answers)} questions -> {out}")
         if (folder / "answers.json").is_file():
             scores = score_answer_files(folder / "answers.json", out, folder / "questions.json")

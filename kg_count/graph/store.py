@@ -48,21 +48,30 @@ class GraphStore:
 
     def add(self, record: DocumentRecord) -> int:
         """Replace the document's graph with the one built from ``record``; return its triple count."""
-        graph = document_graph(record)
-        self.dataset.remove_graph(graph.identifier)
-        self.dataset.addN((s, p, o, graph.identifier) for s, p, o in graph)
-        return len(graph)
+        return self.replace_graph(document_graph(record))
 
     def document_turtle(self, doc_id: str) -> str:
         """The Turtle of one document's graph; InputError when the store does not hold it."""
         if not self.has_document(doc_id):
             raise InputError(f"document {doc_id!r} is not in the store", self.path)
+        graph = self.dataset.graph(document_iri(doc_id))
+        return self.graph_turtle(graph.identifier, set(graph.subjects()))
+
+    def replace_graph(self, graph) -> int:
+        """Replace the named graph ``graph.identifier`` with ``graph``; return its triple count."""
+        self.dataset.remove_graph(graph.identifier)
+        self.dataset.addN((s, p, o, graph.identifier) for s, p, o in graph)
+        return len(graph)
+
+    def graph_turtle(self, identifier, subjects) -> str:
+        """The Turtle of the triples of named graph ``identifier`` whose subject is in ``subjects``."""
         from rdflib import Graph
 
         out = Graph()
         bind_prefixes(out)
-        for triple in self.dataset.graph(document_iri(doc_id)):
-            out.add(triple)
+        for triple in self.dataset.graph(identifier):
+            if triple[0] in subjects:
+                out.add(triple)
         return out.serialize(format="turtle")
 
     def query(self, sparql: str, bindings: dict | None = None):

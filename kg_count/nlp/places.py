@@ -306,3 +306,13 @@ def find_place(doc, body_start: int) -> Place | None:
     if votes:
         return Place(None, votes.most_common(1)[0][0], "named state")
     return None
+
+
+@lru_cache(maxsize=None)
+def place_coordinates(city: str, state_iri_value: str) -> tuple[float, float] | None:
+    """Latitude and longitude of a city given by name and its state's DBpedia IRI; None when unknown."""
+    g = gazetteer()
+    for code in g.state_names:
+        if state_iri(code) == state_iri_value:
+            return g.coordinates.get((city.lower(), code))
+    return None

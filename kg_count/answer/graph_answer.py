@@ -1,0 +1,104 @@
+"""Answer the task's questions with parameterised SPARQL over the store's incident graph.
+
+The query is ``queries/answer/incidents.rq`` with one constraint fragment per asked property
+(``time``, ``city`` or ``state``, ``first``, ``last`` or ``full_name``); question values are
+bound to the fragments' variables in a VALUES row of RDF terms (serialised by rdflib, so no
+question text is ever parsed as query syntax).
+S1: the incident that fits best (most documents, then a date stated in the text) and its
+documents. S2: the number of incidents and their documents. S3: the number of people killed
+(killing), injured (injuring) or fired (job_firing) in them, and their documents.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Mapping
+
+from rdflib import XSD, Literal, URIRef
+
+from kg_count.graph.namespaces import KGC
+from kg_count.incidents.reports import read_query
+from kg_count.io.answers import SystemAnswer
+from kg_count.io.questions import Question
+from kg_count.progress import progress
+
+COUNT_OF_TYPE = {"killing": "killed", "injuring": "injured", "job_firing": "fired", "fire_burning": None}
+
+
+@dataclass
+class FoundIncident:
+    """An incident a query returned: its counts, date certainty and documents."""
+
+    iri: str
+    killed: int
+    injured: int
+    fired: int
+    certainty: str
+    doc_ids: list[str] = field(default_factory=list)
+
+
+@lru_cache(maxsize=None)
+def _fragment(name: str) -> str:
+    return read_query(f"answer/{name}")
+
+
+def question_query(fragments: tuple[str, ...], bindings: dict) -> str:
+    """The answer query with the named constraint fragments and a VALUES row binding their variables."""
+    names = " ".join(f"?{name}" for name in bindings)
+    values = " ".join(term.n3() for term in bindings.values())
+    body = "\n  ".join([f"VALUES ({names}) {{ ({values}) }}", *(_fragment(name) for name in fragments)])
+    return _fragment("incidents").replace("#CONSTRAINTS", body)
+
+
+def query_plan(question: Question) -> tuple[tuple[str, ...], dict]:
+    """The constraint fragments and variable bindings that express ``question``."""
+    fragments, bindings = [], {"eventType": KGC[question.event_type]}
+    if question.time is not None:
+        fragments.append("time")
+        bindings["start"] = Literal(question.time.start, datatype=XSD.date)
+        bindings["end"] = Literal(question.time.end, datatype=XSD.date)
+    if question.location is not None and question.location[1]:
+        granularity, value = question.location
+        fragments.append(granularity)
+        bindings["place"] = URIRef(value)
+    if question.participant is not None:
+        granularity, value = question.participant
+        fragments.append(granularity)
+        bindings["name"] = Literal(value)
+    return tuple(fragments), bindings
+
+
+def find_incidents(store, question: Question) -> list[FoundIncident]:
+    """Run the question's query; return the incidents it finds, each with its documents."""
+    fragments, bindings = query_plan(question)
+    found: dict[str, FoundIncident] = {}
+    for row in store.query(question_query(fragments, bindings)):
+        key = str(row.incident)
+        if key not in found:
+            found[key] = FoundIncident(key, int(row.killed), int(row.injured), int(row.fired), str(row.certainty))
+        found[key].doc_ids.append(str(row.docId))
+    return list(found.values())
+
+
+def answer_question(store, question: Question) -> SystemAnswer:
+    """Answer one question from the store's incidents."""
+    incidents = find_incidents(store, question)
+    if question.subtask == 1:
+        if not incidents:
+            return SystemAnswer(None, [])
+        best = max(incidents, key=lambda i: (len(i.doc_ids), i.certainty == "text", i.iri))
+        return SystemAnswer(None, sorted(best.doc_ids))
+    documents = sorted({doc for incident in incidents for doc in incident.doc_ids})
+    if question.subtask == 2:
+        return SystemAnswer(len(incidents), documents)
+    status = COUNT_OF_TYPE[question.event_type]
+    people = sum(getattr(incident, status) for incident in incidents) if status else 0
+    return SystemAnswer(people, documents)
+
+
+def answer_from_store(store, questions: Mapping[str, Question]) -> dict[str, SystemAnswer]:
+    """Answer every question; return the answers by question id."""
+    return {qid: answer_question(store, question)
+            for qid, question in progress(questions.items(), "answering", total=len(questions), unit="q")}
