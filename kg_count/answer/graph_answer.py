@@ -18,6 +18,7 @@ from typing import Mapping
 
 from rdflib import XSD, Literal, URIRef
 
+from kg_count.graph.incident_graph import name_key
 from kg_count.graph.namespaces import KGC
 from kg_count.incidents.reports import read_query
 from kg_count.io.answers import SystemAnswer
@@ -66,7 +67,7 @@ def query_plan(question: Question) -> tuple[tuple[str, ...], dict]:
     if question.participant is not None:
         granularity, value = question.participant
         fragments.append(granularity)
-        bindings["name"] = Literal(value)
+        bindings["name"] = Literal(name_key(value))
     return tuple(fragments), bindings
 
 

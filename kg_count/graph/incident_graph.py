@@ -22,6 +22,11 @@ def incident_iri(incident_id: str) -> URIRef:
     return INCIDENT[quote(incident_id, safe="")]
 
 
+def name_key(name: str) -> str:
+    """The form names are matched in: lower case, single spaces, no full stops."""
+    return " ".join(name.replace(".", " ").lower().split())
+
+
 def _count(value: int) -> Literal:
     return Literal(value, datatype=XSD.nonNegativeInteger)
 
@@ -57,6 +62,10 @@ def add_incident(graph: Graph, incident: Incident) -> URIRef:
         graph.add((actor, KGC.fullName, Literal(person.full_name)))
         graph.add((actor, KGC.firstName, Literal(person.first_name)))
         graph.add((actor, KGC.lastName, Literal(person.last_name)))
+        graph.add((actor, KGC.firstNameKey, Literal(name_key(person.first_name))))
+        graph.add((actor, KGC.lastNameKey, Literal(name_key(person.last_name))))
+        for full in {person.full_name, f"{person.first_name} {person.last_name}"}:
+            graph.add((actor, KGC.fullNameKey, Literal(name_key(full))))
         if person.age is not None:
             graph.add((actor, KGC.age, Literal(person.age, datatype=XSD.nonNegativeInteger)))
         graph.add((actor, KGC.role, KGC[person.role]))

@@ -14,19 +14,18 @@ from kg_count.graph.incident_graph import INCIDENT_GRAPH, incident_graph
 from kg_count.graph.namespaces import KGC
 from kg_count.incidents.cluster import cluster_reports
 from kg_count.incidents.reconcile import Incident, reconcile
-from kg_count.incidents.reports import Report, reports_from_store
-from kg_count.nlp.pipeline import PIPELINE_VERSION
+from kg_count.incidents.reports import read_query, reports_from_store
 
-INCIDENTS_VERSION = "1"
-
-
-def fingerprint(reports: list[Report]) -> str:
-    """A hash of the document ids and the pipeline and clustering versions."""
-    text = "\n".join([PIPELINE_VERSION, INCIDENTS_VERSION, *sorted(r.doc_id for r in reports)])
-    return hashlib.sha256(text.encode()).hexdigest()
+INCIDENTS_VERSION = "2"
 
 
-def incidents_of(reports: list[Report]) -> list[Incident]:
+def fingerprint(store) -> str:
+    """A hash of the store's complete documents with their pipeline versions, and the clustering version."""
+    documents = sorted(f"{row.docId} {row.version}" for row in store.query(read_query("document_ids")))
+    return hashlib.sha256("\n".join([INCIDENTS_VERSION, *documents]).encode()).hexdigest()
+
+
+def incidents_of(reports) -> list[Incident]:
     """Cluster reports and reconcile each cluster; incident ids are the smallest document id of each."""
     return [reconcile(cluster, min(r.doc_id for r in cluster.reports)) for cluster in cluster_reports(reports)]
 
@@ -39,12 +38,11 @@ def stored_fingerprint(store) -> str | None:
 
 def ensure_incidents(store, force: bool = False) -> tuple[int, bool]:
     """Build the store's incident graph unless it is up to date; return (incident count, rebuilt)."""
-    reports = reports_from_store(store)
-    stamp = fingerprint(reports)
+    stamp = fingerprint(store)
     if not force and stored_fingerprint(store) == stamp:
         count = sum(1 for _ in store.dataset.graph(INCIDENT_GRAPH).subjects(KGC.incidentId, None))
         return count, False
-    incidents = incidents_of(reports)
+    incidents = incidents_of(reports_from_store(store))
     graph = incident_graph(incidents)
     graph.add((INCIDENT_GRAPH, KGC.builtFrom, Literal(stamp)))
     store.replace_graph(graph)

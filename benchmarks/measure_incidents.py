@@ -1,0 +1,129 @@
+"""Measure incident building on a built store against gold incidents.
+
+Gold: the SemEval answers files (``--task-dir``, e.g. test-dev: each incident's documents, and the
+incident properties its questions ask: city, state, day/month/year, names) or the GVA articles
+(``--gva``: each article's incident_id). Reports:
+- clustering: B-cubed and pairwise precision/recall/F1 over the gold documents the store has;
+- report properties (task data only): for each gold document, whether its report's state, city,
+  day, month and year agree with what the questions say of its incident, and whether it has a
+  report of the asked event type at all;
+- incident properties: the same, for the incident the document was put in.
+Usage: python benchmarks/measure_incidents.py --store DIR (--task-dir DIR | --gva ARTICLES.jsonl)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter, defaultdict
+from itertools import combinations
+from pathlib import Path
+
+from kg_count.graph.store import GraphStore
+from kg_count.incidents.build import incidents_of
+from kg_count.incidents.reports import reports_from_store
+from kg_count.io.questions import read_questions
+
+
+def gold_from_task(task_dir: Path) -> tuple[dict[str, str], dict[str, dict]]:
+    """Return doc -> gold incident, and incident -> asked properties (type, city, state, dates, names)."""
+    doc_incident, props = {}, defaultdict(lambda: defaultdict(set))
+    for sub in ("s1", "s2", "s3"):
+        answers_path = task_dir / sub / "answers.json"
+        if not answers_path.is_file():
+            continue
+        questions = read_questions(task_dir / sub / "questions.json")
+        for qid, answer in json.loads(answers_path.read_text()).items():
+            question = questions[qid]
+            for incident, docs in answer["answer_docs"].items():
+                for doc in docs:
+                    doc_incident[doc] = incident
+                p = props[incident]
+                p["type"].add(question.event_type)
+                if question.location and question.location[1]:
+                    p[question.location[0]].add(question.location[1])
+                if question.time:
+                    p[question.time.granularity].add((question.time.start, question.time.end))
+                if question.participant:
+                    p["name"].add(question.participant[1].lower())
+    return doc_incident, props
+
+
+def gold_from_gva(path: Path) -> dict[str, str]:
+    with open(path, encoding="utf-8") as handle:
+        return {(row := json.loads(line))["doc_id"]: str(row["incident_id"]) for line in handle if line.strip()}
+
+
+def clustering_scores(gold: dict[str, str], system: dict[str, str]) -> dict:
+    docs = sorted(set(gold) & set(system))
+    gold_groups, system_groups = defaultdict(set), defaultdict(set)
+    for d in docs:
+        gold_groups[gold[d]].add(d)
+        system_groups[system[d]].add(d)
+    precision = sum(len(system_groups[system[d]] & gold_groups[gold[d]]) / len(system_groups[system[d]]) for d in docs)
+    recall = sum(len(system_groups[system[d]] & gold_groups[gold[d]]) / len(gold_groups[gold[d]]) for d in docs)
+    precision, recall = precision / len(docs), recall / len(docs)
+    pairs_gold = {p for g in gold_groups.values() for p in combinations(sorted(g), 2)}
+    pairs_system = {p for g in system_groups.values() for p in combinations(sorted(g), 2)}
+    both = len(pairs_gold & pairs_system)
+
+    def f1(p, r):
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    pp = both / len(pairs_system) if pairs_system else 1.0
+    pr = both / len(pairs_gold) if pairs_gold else 1.0
+    return {"documents": len(docs), "gold_incidents": len(gold_groups), "system_incidents": len(system_groups),
+            "bcubed_p": round(100 * precision, 2), "bcubed_r": round(100 * recall, 2),
+            "bcubed_f1": round(100 * f1(precision, recall), 2),
+            "pairwise_p": round(100 * pp, 2), "pairwise_r": round(100 * pr, 2), "pairwise_f1": round(100 * f1(pp, pr), 2)}
+
+
+def property_agreement(items: dict[str, object], doc_incident: dict[str, str], props: dict) -> dict:
+    """Share of gold documents whose item (report or incident) agrees with each asked property."""
+    agree, asked = Counter(), Counter()
+    for doc, incident in doc_incident.items():
+        p = props[incident]
+        item = items.get(doc)
+        for key in ("state", "city"):
+            for value in p.get(key, ()):
+                asked[key] += 1
+                agree[key] += item is not None and getattr(item, f"{key}_iri") == value
+        for key in ("day", "month", "year"):
+            for start, end in p.get(key, ()):
+                asked[key] += 1
+                agree[key] += item is not None and start <= item.date <= end
+        for value in p.get("type", ()):
+            asked["type"] += 1
+            agree["type"] += item is not None and value in item.types
+        for value in p.get("name", ()):
+            asked["name"] += 1
+            agree["name"] += item is not None and any(value in (x.first_name.lower(), x.last_name.lower(),
+                                                                x.full_name.lower()) for x in item.people)
+    return {key: f"{100 * agree[key] / asked[key]:.1f} ({asked[key]})" for key in sorted(asked)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--store", required=True, type=Path)
+    parser.add_argument("--task-dir", type=Path)
+    parser.add_argument("--gva", type=Path)
+    args = parser.parse_args()
+    with GraphStore(args.store) as store:
+        reports = reports_from_store(store)
+    incidents = incidents_of(reports)
+    system = {doc: incident.incident_id for incident in incidents for doc in incident.doc_ids}
+    result = {"reports": len(reports), "incidents": len(incidents)}
+    if args.task_dir:
+        doc_incident, props = gold_from_task(args.task_dir)
+        result["clustering"] = clustering_scores(doc_incident, system)
+        result["gold_docs_without_report"] = len(set(doc_incident) - {r.doc_id for r in reports})
+        result["report_properties"] = property_agreement({r.doc_id: r for r in reports}, doc_incident, props)
+        by_doc = {doc: incident for incident in incidents for doc in incident.doc_ids}
+        result["incident_properties"] = property_agreement(by_doc, doc_incident, props)
+    if args.gva:
+        result["clustering"] = clustering_scores(gold_from_gva(args.gva), system)
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
