@@ -5,13 +5,16 @@ The query is ``queries/answer/incidents.rq`` with one constraint fragment per as
 bound to the fragments' variables in a VALUES row of RDF terms (serialised by rdflib, so no
 question text is ever parsed as query syntax).
 S1: the incident that fits best (most documents, then a date stated in the text) and its
-documents. S2: the number of incidents and their documents. S3: the number of people killed
+documents; S1 always has an answer, so when nothing fits exactly the query is relaxed step by
+step (dates a few days either side and cities nearby, then the city's state, then the
+sibling gun-violence type). S2: the number of incidents and their documents. S3: the number of people killed
 (killing), injured (injuring) or fired (job_firing) in them, and their documents.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import datetime as dt
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Mapping
@@ -23,8 +26,12 @@ from kg_count.graph.namespaces import KGC
 from kg_count.incidents.reports import read_query
 from kg_count.io.answers import SystemAnswer
 from kg_count.io.questions import Question
+from kg_count.nlp.places import gazetteer, parse_city_iri, state_iri
 from kg_count.progress import progress
 
+NEAR_DAYS = 3
+NEAR_KM = 30.0
+SIBLING_TYPE = {"killing": "injuring", "injuring": "killing"}
 COUNT_OF_TYPE = {"killing": "killed", "injuring": "injured", "job_firing": "fired", "fire_burning": None}
 
 
@@ -53,17 +60,40 @@ def question_query(fragments: tuple[str, ...], bindings: dict) -> str:
     return _fragment("incidents").replace("#CONSTRAINTS", body)
 
 
-def query_plan(question: Question) -> tuple[tuple[str, ...], dict]:
-    """The constraint fragments and variable bindings that express ``question``."""
-    fragments, bindings = [], {"eventType": KGC[question.event_type]}
+def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dict] | None:
+    """The constraint fragments and variable bindings that express ``question``.
+
+    ``relax`` 1 widens the asked time by NEAR_DAYS either side and takes cities within NEAR_KM;
+    2 asks for the city's state instead; 3 also asks the sibling gun-violence type. Returns None
+    when a relaxation does not apply.
+    """
+    event_type = question.event_type
+    if relax >= 3:
+        if event_type not in SIBLING_TYPE:
+            return None
+        event_type = SIBLING_TYPE[event_type]
+    fragments, bindings = [], {"eventType": KGC[event_type]}
     if question.time is not None:
+        margin = dt.timedelta(days=NEAR_DAYS if relax else 0)
         fragments.append("time")
-        bindings["start"] = Literal(question.time.start, datatype=XSD.date)
-        bindings["end"] = Literal(question.time.end, datatype=XSD.date)
+        bindings["start"] = Literal(question.time.start - margin, datatype=XSD.date)
+        bindings["end"] = Literal(question.time.end + margin, datatype=XSD.date)
     if question.location is not None and question.location[1]:
         granularity, value = question.location
-        fragments.append(granularity)
-        bindings["place"] = URIRef(value)
+        city = parse_city_iri(value) if relax and granularity == "city" else None
+        where = gazetteer().coordinates.get(city) if city else None
+        if city is not None and relax >= 2:
+            fragments.append("state")
+            bindings["place"] = URIRef(state_iri(city[1]))
+        elif where is not None:
+            fragments.append("city_near")
+            dlat = NEAR_KM / 111.0
+            dlong = dlat / max(math.cos(math.radians(where[0])), 0.1)
+            for name, number in (("lat", where[0]), ("long", where[1]), ("dlat", dlat), ("dlong", dlong)):
+                bindings[name] = Literal(number, datatype=XSD.double)
+        else:
+            fragments.append(granularity)
+            bindings["place"] = URIRef(value)
     if question.participant is not None:
         granularity, value = question.participant
         fragments.append(granularity)
@@ -71,9 +101,12 @@ def query_plan(question: Question) -> tuple[tuple[str, ...], dict]:
     return tuple(fragments), bindings
 
 
-def find_incidents(store, question: Question) -> list[FoundIncident]:
-    """Run the question's query; return the incidents it finds, each with its documents."""
-    fragments, bindings = query_plan(question)
+def find_incidents(store, question: Question, relax: int = 0) -> list[FoundIncident]:
+    """Run the question's query (relaxed as ``query_plan`` says); return the incidents found, with their documents."""
+    plan = query_plan(question, relax)
+    if plan is None:
+        return []
+    fragments, bindings = plan
     found: dict[str, FoundIncident] = {}
     for row in store.query(question_query(fragments, bindings)):
         key = str(row.incident)
@@ -87,6 +120,10 @@ def answer_question(store, question: Question) -> SystemAnswer:
     """Answer one question from the store's incidents."""
     incidents = find_incidents(store, question)
     if question.subtask == 1:
+        for relax in (1, 2, 3):
+            if incidents:
+                break
+            incidents = find_incidents(store, question, relax)
         if not incidents:
             return SystemAnswer(None, [])
         best = max(incidents, key=lambda i: (len(i.doc_ids), i.certainty == "text", i.iri))

@@ -11,8 +11,9 @@ from urllib.parse import quote
 from rdflib import RDF, XSD, Graph, Literal, Namespace, URIRef
 
 from kg_count.graph.build import document_iri
-from kg_count.graph.namespaces import GRANULARITY_UNITS, KGC, PROV, SEM, TIME, bind_prefixes
+from kg_count.graph.namespaces import GEO, GRANULARITY_UNITS, KGC, PROV, SEM, TIME, bind_prefixes
 from kg_count.incidents.reconcile import Incident
+from kg_count.nlp.places import iri_coordinates
 
 INCIDENT_GRAPH = URIRef("http://kg-count.org/incidents")
 INCIDENT = Namespace("http://kg-count.org/incident/")
@@ -52,6 +53,10 @@ def add_incident(graph: Graph, incident: Incident) -> URIRef:
     if incident.city_iri:
         graph.add((node, KGC.city, URIRef(incident.city_iri)))
         graph.add((node, SEM.hasPlace, URIRef(incident.city_iri)))
+        where = iri_coordinates(incident.city_iri)
+        if where is not None:
+            graph.add((URIRef(incident.city_iri), GEO.lat, Literal(where[0], datatype=XSD.double)))
+            graph.add((URIRef(incident.city_iri), GEO.long, Literal(where[1], datatype=XSD.double)))
     graph.add((node, KGC.killedCount, _count(incident.killed)))
     graph.add((node, KGC.injuredCount, _count(incident.injured)))
     graph.add((node, KGC.firedCount, _count(incident.fired)))

@@ -10,8 +10,9 @@ NIF = Namespace("http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#
 TIME = Namespace("http://www.w3.org/2006/time#")
 PROV = Namespace("http://www.w3.org/ns/prov#")
 DBR = Namespace("http://dbpedia.org/resource/")
+GEO = Namespace("http://www.w3.org/2003/01/geo/wgs84_pos#")
 
-PREFIXES = {"kgc": KGC, "doc": DOC, "sem": SEM, "gaf": GAF, "nif": NIF, "time": TIME, "prov": PROV, "dbr": DBR}
+PREFIXES = {"kgc": KGC, "doc": DOC, "sem": SEM, "gaf": GAF, "nif": NIF, "time": TIME, "prov": PROV, "dbr": DBR, "geo": GEO}
 GRANULARITY_UNITS = {"day": TIME.unitDay, "week": TIME.unitWeek, "month": TIME.unitMonth, "year": TIME.unitYear}
 
 

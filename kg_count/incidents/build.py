@@ -16,7 +16,7 @@ from kg_count.incidents.cluster import cluster_reports
 from kg_count.incidents.reconcile import Incident, reconcile
 from kg_count.incidents.reports import read_query, reports_from_store
 
-INCIDENTS_VERSION = "2"
+INCIDENTS_VERSION = "3"
 
 
 def fingerprint(store) -> str:

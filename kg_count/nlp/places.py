@@ -316,3 +316,26 @@ def place_coordinates(city: str, state_iri_value: str) -> tuple[float, float] | 
         if state_iri(code) == state_iri_value:
             return g.coordinates.get((city.lower(), code))
     return None
+
+
+@lru_cache(maxsize=None)
+def parse_city_iri(iri: str) -> tuple[str, str] | None:
+    """The (lower-case city name, state postal code) of a city's DBpedia IRI in the task's form; None when unknown."""
+    g = gazetteer()
+    title = iri.removeprefix(DBPEDIA)
+    for (city, state), bare in g.bare_titles.items():
+        if bare == title:
+            return city, state
+    if ",_" not in title:
+        return None
+    city, state_title = title.rsplit(",_", 1)
+    for code, name in g.state_names.items():
+        if name.replace(" ", "_") == state_title or (code == "DC" and state_title == "D.C."):
+            return city.replace("_", " ").lower(), code
+    return None
+
+
+def iri_coordinates(iri: str) -> tuple[float, float] | None:
+    """Latitude and longitude of a city given by its DBpedia IRI in the task's form; None when unknown."""
+    parsed = parse_city_iri(iri)
+    return gazetteer().coordinates.get(parsed) if parsed else None
