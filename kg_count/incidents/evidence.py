@@ -121,8 +121,8 @@ def compare(a: Report, b: Report) -> Comparison:
 
     for name in ("killed", "injured", "fired"):
         here, there = getattr(a, name), getattr(b, name)
-        if here and there:
-            result.add(0.5 if here == there else -0.5, f"{name} {here} / {there}")
+        if here and there and here == there:
+            result.add(0.5, f"both {name} {here}")  # differing counts are no evidence: later reports update them
 
     similarity = fuzz.token_set_ratio(_title_words(a.title), _title_words(b.title))
     if similarity >= 70:

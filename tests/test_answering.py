@@ -1,0 +1,116 @@
+"""SPARQL answering: each query shape on a small hand-written incident graph, and the batch command."""
+
+import json
+from pathlib import Path
+
+import pytest
+from rdflib import Dataset
+
+from kg_count.answer.graph_answer import answer_question
+from kg_count.graph.store import GraphStore
+from kg_count.io.questions import parse_question
+
+FIXTURE = Path(__file__).parent / "fixtures" / "incidents.trig"
+DBR = "http://dbpedia.org/resource/"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    data = Dataset()
+    data.parse(FIXTURE, format="trig")
+    with GraphStore(tmp_path_factory.mktemp("answering") / "store") as store:
+        store.dataset.addN(quad for quad in data.quads() if quad[3] is not None)
+        yield store
+
+
+def ask(store, subtask, event_type, **properties):
+    question = parse_question("q", {"subtask": subtask, "event_type": event_type, **properties})
+    answer = answer_question(store, question)
+    return answer.numerical_answer, sorted(answer.documents)
+
+
+def test_city_and_day(store):
+    assert ask(store, 2, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"day": "14/03/2016"}) \
+        == (1, ["d1", "d2"])
+
+
+def test_state_and_month_count_incidents_not_documents(store):
+    assert ask(store, 2, "injuring", location={"state": DBR + "Tennessee"}, time={"month": "03/2016"}) \
+        == (2, ["d1", "d2", "d3"])
+
+
+def test_year_and_each_name_part(store):
+    for participant in ({"first": "Marcus"}, {"last": "deering"}, {"full_name": "Marcus Deering"}):
+        assert ask(store, 2, "killing", participant=participant, time={"year": "2016"}) == (1, ["d1", "d2"])
+    assert ask(store, 2, "killing", participant={"last": "Walker"}, time={"year": "2016"}) == (0, [])
+
+
+def test_location_and_participant(store):
+    assert ask(store, 2, "killing", participant={"last": "Deering"}, location={"state": DBR + "Tennessee"})[0] == 1
+    assert ask(store, 2, "killing", participant={"last": "Deering"}, location={"state": DBR + "Ohio"})[0] == 0
+
+
+def test_event_type_is_asked(store):
+    assert ask(store, 2, "fire_burning", location={"state": DBR + "Tennessee"}, time={"year": "2016"}) == (0, [])
+    assert ask(store, 2, "fire_burning", location={"state": DBR + "Ohio"}, time={"year": "2016"}) == (1, ["d5"])
+
+
+def test_s3_sums_people_of_the_asked_status(store):
+    assert ask(store, 3, "killing", location={"state": DBR + "Tennessee"}, time={"year": "2016"}) \
+        == (3, ["d1", "d2", "d4"])
+    assert ask(store, 3, "injuring", location={"state": DBR + "Tennessee"}, time={"month": "03/2016"})[0] == 3
+
+
+def test_nothing_fits_gives_zero_and_no_documents(store):
+    assert ask(store, 2, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"year": "2015"}) == (0, [])
+    assert ask(store, 3, "injuring", location={"state": DBR + "Ohio"}, time={"year": "2016"}) == (0, [])
+
+
+def test_s1_picks_one_incident_and_relaxes_when_nothing_fits(store):
+    # exact: one incident
+    assert ask(store, 1, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"day": "14/03/2016"}) \
+        == (None, ["d1", "d2"])
+    # two days off and a neighbouring city: the relaxed query finds the Germantown incident
+    assert ask(store, 1, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"day": "04/04/2016"}) \
+        == (None, ["d4"])
+    # far off in time: nothing, even relaxed
+    assert ask(store, 1, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"day": "04/09/2016"}) \
+        == (None, [])
+
+
+def test_question_values_are_bound_not_pasted(store):
+    hostile = 'x" } } DELETE WHERE { ?s ?p ?o } #'
+    assert ask(store, 2, "killing", participant={"last": hostile}, time={"year": "2016"}) == (0, [])
+    assert len(store) > 0
+
+
+SAMPLE = Path("data/sample")
+
+
+def test_answer_command_writes_answers_chains_and_explains_incidents(tmp_path, capsys):
+    from kg_count.cli import main
+    from kg_count.io.conll import iter_documents, read_chains, write_documents
+
+    documents = [d for _, d in zip(range(15), iter_documents(SAMPLE / "docs.conll"))]
+    docs = tmp_path / "docs.conll"
+    write_documents(docs, documents)
+    questions = json.loads((SAMPLE / "s2" / "questions.json").read_text())
+    store, out, conll = tmp_path / "store", tmp_path / "answers.json", tmp_path / "chains.conll"
+    assert main(["answer", "--docs", str(docs), "--questions", str(SAMPLE / "s2" / "questions.json"),
+                 "--out", str(out), "--store", str(store), "--conll-out", str(conll)]) == 0
+    answers = json.loads(out.read_text())
+    assert set(answers) == set(questions)
+    assert all(isinstance(a["numerical_answer"], int) for a in answers.values())
+    chains = read_chains(conll)
+    assert set(chains) == {d.doc_id for d in documents}
+    assert any(chains.values())
+
+    capsys.readouterr()
+    assert main(["incidents", "--store", str(store), "--limit", "0"]) == 0
+    listing = capsys.readouterr().out.splitlines()
+    first_id = listing[1].split("\t")[0]
+    assert main(["incidents", "--store", str(store), "--id", first_id]) == 0
+    assert f"incident {first_id}" in capsys.readouterr().out
+    assert main(["dump", "--store", str(store), "--incident", first_id]) == 0
+    assert "kgc:Incident" in capsys.readouterr().out
+    assert main(["incidents", "--store", str(store), "--id", "no-such-incident"]) == 1

@@ -1,0 +1,122 @@
+"""Cross-document coreference: evidence, clustering decisions and reconciliation on hand-made reports."""
+
+import datetime as dt
+
+from kg_count.incidents.cluster import cluster_reports
+from kg_count.incidents.evidence import compare, date_interval, same_person
+from kg_count.incidents.reconcile import reconcile
+from kg_count.incidents.reports import Report, ReportedPerson
+
+DBR = "http://dbpedia.org/resource/"
+MEMPHIS, NASHVILLE = DBR + "Memphis,_Tennessee", DBR + "Nashville,_Tennessee"
+GERMANTOWN = DBR + "Germantown,_Tennessee"
+TENNESSEE, OHIO = DBR + "Tennessee", DBR + "Ohio"
+
+
+def person(full, role="victim", status="killed", age=None):
+    first, _, last = full.rpartition(" ")
+    return ReportedPerson(full, first, last, age, role, status)
+
+
+def report(doc_id, date="2016-03-14", certainty="text", city=MEMPHIS, state=TENNESSEE, killed=1, injured=0,
+           people=(), types=("killing",), title="", dct=None, granularity="day"):
+    day = dt.date.fromisoformat(date)
+    label = city.rsplit("/", 1)[-1].split(",")[0] if city else None
+    return Report(doc_id, dt.date.fromisoformat(dct) if dct else day, title, set(types), day, granularity, certainty,
+                  city, label, state, killed, injured, 0, list(people))
+
+
+def test_same_city_and_day_merge_with_reasons():
+    comparison = compare(report("a"), report("b"))
+    assert comparison.merges
+    assert any("same city" in r for r in comparison.reasons) and any("same day" in r for r in comparison.reasons)
+
+
+def test_other_state_or_distant_city_is_a_conflict():
+    assert compare(report("a"), report("b", city=DBR + "Columbus,_Ohio", state=OHIO)).conflicts == ["states differ"]
+    assert compare(report("a"), report("b", city=NASHVILLE)).conflicts == ["cities differ"]
+
+
+def test_nearby_city_is_not_a_conflict():
+    comparison = compare(report("a"), report("b", city=GERMANTOWN))
+    assert not comparison.conflicts and any("km apart" in r for r in comparison.reasons)
+
+
+def test_dates_apart_conflict_but_a_dct_estimate_reaches_back_a_week():
+    assert compare(report("a"), report("b", date="2016-03-20")).conflicts
+    late = report("b", date="2016-03-19", certainty="dct")
+    assert date_interval(late) == (dt.date(2016, 3, 12), dt.date(2016, 3, 19))
+    assert not compare(report("a"), late).conflicts
+
+
+def test_gun_fire_and_job_reports_never_merge():
+    assert compare(report("a"), report("b", types=("fire_burning",))).conflicts
+
+
+def test_different_victims_named_keep_incidents_apart():
+    a = report("a", people=[person("Marcus Deering")])
+    b = report("b", people=[person("Tyrone Walker")])
+    assert not compare(a, b).merges
+
+
+def test_shared_name_merges_without_a_city():
+    a = report("a", city=None, people=[person("Marcus Deering")])
+    b = report("b", city=None, date="2016-03-16", certainty="dct", people=[person("M. Deering")])
+    assert compare(a, b).merges
+
+
+def test_name_variants():
+    assert same_person(person("Marcus Deering"), person("Deering"))
+    assert same_person(person("Marcus Deering"), person("M. Deering"))
+    assert not same_person(person("Marcus Deering"), person("John Deering"))
+    assert not same_person(person("Marcus Deering"), person("Marcus Dennis"))
+
+
+def test_clusters_are_consistent_as_a_whole():
+    # b is near a and c in time, but a and c are six days apart: single links must not chain them.
+    a = report("a", date="2016-03-10", certainty="dct")
+    b = report("b", date="2016-03-13", certainty="dct")
+    c = report("c", date="2016-03-19")
+    clusters = cluster_reports([a, b, c])
+    for cluster in clusters:
+        ids = {r.doc_id for r in cluster.reports}
+        assert not {"a", "c"} <= ids
+
+
+def test_two_incidents_same_city_same_week_stay_apart():
+    reports = [report("a1", people=[person("Marcus Deering")]), report("a2", people=[person("Marcus Deering")]),
+               report("b1", date="2016-03-16", people=[person("Tyrone Walker")]),
+               report("b2", date="2016-03-16", people=[person("T. Walker")])]
+    groups = sorted(sorted(r.doc_id for r in c.reports) for c in cluster_reports(reports))
+    assert groups == [["a1", "a2"], ["b1", "b2"]]
+
+
+def test_reconcile_takes_the_latest_count_not_a_sum():
+    early = report("a", killed=1, injured=2, dct="2016-03-14")
+    later = report("b", killed=2, injured=1, dct="2016-03-16")
+    [cluster] = cluster_reports([early, later])
+    incident = reconcile(cluster, "a")
+    assert (incident.killed, incident.injured) == (2, 1)
+    assert incident.types == ["killing", "injuring"]
+    assert incident.doc_ids == ["a", "b"] and incident.merges
+
+
+def test_reconcile_merges_people_and_keeps_the_worst_status():
+    a = report("a", killed=0, injured=1, people=[person("M. Deering", status="injured")])
+    b = report("b", killed=1, people=[person("Marcus Deering", status="killed", age=23)], dct="2016-03-15")
+    [cluster] = cluster_reports([a, b])
+    incident = reconcile(cluster, "a")
+    assert [(p.full_name, p.status, p.age) for p in incident.people] == [("Marcus Deering", "killed", 23)]
+
+
+def test_a_shooting_without_deaths_is_an_injuring_incident():
+    incident = reconcile(cluster_reports([report("a", killed=0, injured=0, types=("injuring",))])[0], "a")
+    assert incident.types == ["injuring"]
+    incident = reconcile(cluster_reports([report("a", killed=2, injured=0)])[0], "a")
+    assert incident.types == ["killing"]
+
+
+def test_reconciled_date_and_place_follow_the_majority():
+    reports = [report("a"), report("b"), report("c", date="2016-03-15", city=GERMANTOWN)]
+    incident = reconcile(cluster_reports(reports)[0], "a")
+    assert incident.date == dt.date(2016, 3, 14) and incident.city_iri == MEMPHIS and incident.state_iri == TENNESSEE
