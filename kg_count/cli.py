@@ -43,6 +43,10 @@ def _add_evaluate(subparsers) -> None:
                         help="score chains over the whole file as one document (default: per document, "
                              "summed, as the reference scorer does)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.add_argument("--report", type=Path, help="also write an HTML report with plots and the worst questions "
+                                                    "into this folder (index.html)")
+    parser.add_argument("--store", type=Path, help="with --report: group the system's documents by the store's "
+                                                   "incidents")
     parser.set_defaults(handler=run_evaluate)
 
 
@@ -243,9 +247,14 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if answers_given == chains_given or (answers_given and not (args.gold and args.system)) or \
             (chains_given and not (args.gold_conll and args.system_conll)):
         raise UsageError("give either --gold and --system, or --gold-conll and --system-conll")
+    if args.report is not None and not answers_given:
+        raise UsageError("--report needs --gold and --system")
     if answers_given:
         scores = score_answer_files(args.gold, args.system, args.questions, args.subtask)
         print(json.dumps(scores, indent=2) if args.json else format_task_scores(scores))
+        if args.report is not None:
+            path = write_html_report(args)
+            print(f"report -> {path}", file=sys.stderr if args.json else sys.stdout)
     else:
         from kg_count.evaluate.coreference import score_coreference
         from kg_count.io.conll import read_chains
@@ -253,6 +262,28 @@ def run_evaluate(args: argparse.Namespace) -> int:
         scores = score_coreference(read_chains(args.gold_conll), read_chains(args.system_conll), args.cross_document)
         print(json.dumps(scores, indent=2) if args.json else format_coreference_scores(scores))
     return 0
+
+
+def write_html_report(args: argparse.Namespace) -> Path:
+    """Write the HTML report of ``kg-count evaluate --report``; return the page's path."""
+    from kg_count.evaluate.html_report import write_report
+    from kg_count.io.answers import read_gold_answers, read_system_answers
+    from kg_count.io.questions import read_questions
+
+    questions = args.questions
+    if questions is None and (args.gold.parent / "questions.json").is_file():
+        questions = args.gold.parent / "questions.json"
+    doc_incidents = {}
+    if args.store is not None:
+        from kg_count.graph.store import GraphStore
+        from kg_count.incidents.reports import read_query
+
+        _require_store(args.store)
+        with GraphStore(args.store) as store:
+            doc_incidents = {str(r.docId): str(r.incidentId) for r in store.query(read_query("document_incidents"))}
+    scores = score_answer_files(args.gold, args.system, questions, args.subtask)
+    return write_report(args.report, scores, read_gold_answers(args.gold), read_system_answers(args.system),
+                        read_questions(questions) if questions else None, doc_incidents)
 
 
 def run_sample(args: argparse.Namespace) -> int:

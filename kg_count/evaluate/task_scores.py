@@ -16,6 +16,7 @@ from kg_count.io.answers import GoldAnswer, SystemAnswer
 from kg_count.io.questions import Question, subtask_of_id
 
 ANSWER_CLASSES = ("0", "1", "2", "3", "4+")
+FINE_CLASS_TOP = 10
 
 
 class DocumentScore(NamedTuple):
@@ -36,9 +37,9 @@ def document_score(system: Iterable[str], gold: Iterable[str]) -> DocumentScore:
     return DocumentScore(precision, recall, f1)
 
 
-def answer_class(count: int) -> str:
-    """The gold answer class a count falls in: 0, 1, 2, 3 or 4+."""
-    return str(count) if count < 4 else "4+"
+def answer_class(count: int, top: int = 4) -> str:
+    """The gold answer class a count falls in: 0, 1, 2, 3 or 4+ (``top`` sets where the open class starts)."""
+    return str(count) if count < top else f"{top}+"
 
 
 def _mean(values: list[float]) -> float:
@@ -82,7 +83,8 @@ def score_subtask(gold: Mapping[str, GoldAnswer], system: Mapping[str, SystemAns
                   questions: Mapping[str, Question] | None = None) -> dict:
     """Score one subtask's answers against gold; returns the overall scores plus breakdowns.
 
-    Breakdowns: ``by_answer_class`` (gold count 0, 1, 2, 3, 4+) for S2 and S3, and ``by_event_type``
+    Breakdowns: ``by_answer_class`` (gold count 0, 1, 2, 3, 4+) and ``by_count`` (0 ... 9, 10+) for S2
+    and S3, and ``by_event_type``
     and ``by_property_pair`` when the questions are given.
     """
     counts = subtask != 1
@@ -97,6 +99,8 @@ def score_subtask(gold: Mapping[str, GoldAnswer], system: Mapping[str, SystemAns
     if counts:
         scores["by_answer_class"] = _breakdown(lambda q: answer_class(gold[q].numerical_answer),
                                                gold_ids, answered, gold, system, counts)
+        scores["by_count"] = _breakdown(lambda q: answer_class(gold[q].numerical_answer, FINE_CLASS_TOP),
+                                        gold_ids, answered, gold, system, counts)
     if questions:
         known = [q for q in gold_ids if q in questions]
         scores["by_event_type"] = _breakdown(lambda q: questions[q].event_type, known, answered, gold,
