@@ -9,6 +9,7 @@ the threshold), and two groups are never joined when any pair across them has a 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Sequence
 
 from kg_count.incidents.evidence import Comparison, compare, date_interval
@@ -32,19 +33,23 @@ class ReportCluster:
 
 
 def candidate_pairs(reports: Sequence[Report]) -> list[tuple[int, int]]:
-    """Index pairs of reports of one kind whose date intervals overlap (a sweep over sorted intervals)."""
+    """Index pairs of reports of one kind whose date intervals overlap (a sweep over sorted intervals),
+    or that name someone with the same last name, whatever their dates."""
     by_family: dict[str, list[int]] = {}
+    by_name: dict[tuple[str, str], list[int]] = {}
     for i, report in enumerate(reports):
         by_family.setdefault(report.family, []).append(i)
-    pairs = []
+        for last in {p.last_name.lower() for p in report.names}:
+            by_name.setdefault((report.family, last), []).append(i)
+    pairs = {(i, j) for members in by_name.values() for i, j in combinations(sorted(set(members)), 2)}
     for members in by_family.values():
         intervals = sorted((date_interval(reports[i]), i) for i in members)
         for n, ((first, last), i) in enumerate(intervals):
             for (other_first, _), j in intervals[n + 1:]:
                 if other_first > last:
                     break
-                pairs.append((min(i, j), max(i, j)))
-    return pairs
+                pairs.add((min(i, j), max(i, j)))
+    return sorted(pairs)
 
 
 def cluster_reports(reports: Sequence[Report]) -> list[ReportCluster]:

@@ -19,6 +19,7 @@ from kg_count.nlp.places import place_coordinates
 MERGE_THRESHOLD = 3.0
 NEARBY_KM = 25.0
 DAYS_BEFORE_DCT = 7
+DATES_APART_PENALTY = 1.5
 TITLE_STOPWORDS = frozenset({"a", "an", "the", "in", "on", "at", "of", "to", "for", "and", "after", "is", "was", "by",
                              "with", "police", "man", "woman", "say", "says", "said", "shot", "shooting", "killed",
                              "dead", "fire", "injured", "wounded"})
@@ -78,17 +79,25 @@ def _distance_km(a: Report, b: Report) -> float | None:
 
 
 def compare(a: Report, b: Report) -> Comparison:
-    """Weigh the evidence that reports ``a`` and ``b`` tell of one incident."""
+    """Weigh the evidence that reports ``a`` and ``b`` tell of one incident.
+
+    Dates that cannot agree forbid a merge unless both reports name the same person (follow-up
+    stories about an arrest or a trial carry later dates); other states and distant cities always do.
+    """
     result = Comparison()
     if a.family != b.family:
         result.conflicts.append(f"kinds differ ({a.family} / {b.family})")
         return result
+    a_names, b_names = a.names, b.names
+    shared = [p.full_name for p in a_names if any(same_person(p, q) for q in b_names)]
     a_first, a_last = date_interval(a)
     b_first, b_last = date_interval(b)
     if a_last < b_first or b_last < a_first:
-        result.conflicts.append(f"dates apart ({a.date} / {b.date})")
-        return result
-    if a.certainty == b.certainty == "text" and a.granularity == b.granularity == "day":
+        if not shared:
+            result.conflicts.append(f"dates apart ({a.date} / {b.date})")
+            return result
+        result.add(-DATES_APART_PENALTY, f"dates apart ({a.date} / {b.date})")
+    elif a.certainty == b.certainty == "text" and a.granularity == b.granularity == "day":
         gap = abs((a.date - b.date).days)
         result.add(1.5 if gap == 0 else 0.5, "same day" if gap == 0 else f"dates {gap} day apart")
     else:
@@ -109,8 +118,6 @@ def compare(a: Report, b: Report) -> Comparison:
     elif a.state_iri and b.state_iri:
         result.add(0.5, "same state")
 
-    a_names, b_names = a.names, b.names
-    shared = [p.full_name for p in a_names if any(same_person(p, q) for q in b_names)]
     if shared:
         result.add(3.0, f"shared names: {', '.join(shared)}")
     else:

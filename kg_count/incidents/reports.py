@@ -63,8 +63,10 @@ class Report:
 
     @property
     def names(self) -> list[ReportedPerson]:
-        """People named with more than one name part (a full name), victims first."""
-        return sorted((p for p in self.people if p.first_name and p.last_name), key=lambda p: p.role != "victim")
+        """Victims and suspects named with a first and a last name, victims first (officials and
+        witnesses named in many stories of one city tell nothing of which incident it is)."""
+        return sorted((p for p in self.people if p.first_name and p.last_name and p.role != "other"),
+                      key=lambda p: p.role != "victim")
 
 
 def reports_from_store(store) -> list[Report]:

@@ -9,6 +9,8 @@ from typing import Sequence
 from kg_count.nlp.events import EventMention
 from kg_count.nlp.numbers import count_people, parse_number
 
+INJURY_LEMMAS = {"injure", "wound", "hurt", "hospitalize", "injured", "wounded"}
+INJURED_EXPLICITLY = "injured explicitly"
 STATUS_OF_TYPE = {"killing": "killed", "injuring": "injured", "job_firing": "fired"}
 SUSPECT_CUES = {"arrest", "charge", "suspect", "custody", "book", "jail", "accuse", "indict", "plead", "convict",
                 "sentence", "wanted", "gunman", "shooter", "surrender", "detain"}
@@ -151,28 +153,38 @@ def stated_counts(doc, events: Sequence[EventMention], participants: Sequence[Pa
     incident; later ones count only when the lead states none. Sentences of statistics ("since January",
     "this year") never count.
     """
-    best = {"killed": None, "injured": None, "fired": None}
-    later = {"killed": None, "injured": None, "fired": None}
+    best = {"killed": None, "injured": None, "fired": None, INJURED_EXPLICITLY: None}
+    later = dict(best)
     seen_type = {status: False for status in best}
     for event in events:
         status = STATUS_OF_TYPE.get(event.event_type or "")
         if status is None:
             continue
-        seen_type[status] = True
         token = doc[event.start]
+        statuses = [status]
+        if status == "injured" and token.lemma_.lower() in INJURY_LEMMAS and token.pos_ != "NOUN":
+            statuses.append(INJURED_EXPLICITLY)
         target = best if event.sentence < lead_sentences else later
+        for name in statuses:
+            seen_type[name] = True
         if STATISTICS_CUES.search(token.sent.text.lower()):
             continue
         for patient in _patients(token):
             value = count_people(patient)
-            if value is not None and (target[status] is None or value > target[status]):
-                target[status] = value
+            for name in statuses:
+                if value is not None and (target[name] is None or value > target[name]):
+                    target[name] = value
     best = {status: value if value is not None else later[status] for status, value in best.items()}
     named = {status: sum(1 for p in participants if p.status == status) for status in best}
     result = {}
     for status in ("killed", "fired", "injured"):
         value = best[status]
+        if status == "injured" and result["killed"]:
+            # people "shot" in a story of a killing are mostly the dead: count only explicit injuries
+            value = best[INJURED_EXPLICITLY]
         # "shot" in a story of a killing usually speaks of the people who died: no injured by default then
         default = 1 if seen_type[status] and not (status == "injured" and result["killed"]) else 0
+        if status == "injured" and result["killed"] and seen_type[INJURED_EXPLICITLY] and value is None:
+            default = 1
         result[status] = max(value if value is not None else default, named[status])
     return Counts(result["killed"], result["injured"], result["fired"])
