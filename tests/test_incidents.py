@@ -120,3 +120,21 @@ def test_reconciled_date_and_place_follow_the_majority():
     reports = [report("a"), report("b"), report("c", date="2016-03-15", city=GERMANTOWN)]
     incident = reconcile(cluster_reports(reports)[0], "a")
     assert incident.date == dt.date(2016, 3, 14) and incident.city_iri == MEMPHIS and incident.state_iri == TENNESSEE
+
+
+def test_incident_graph_satisfies_the_shacl_shapes():
+    from pathlib import Path
+
+    import pyshacl
+    from rdflib import Graph
+
+    from kg_count.graph.incident_graph import incident_graph
+    from kg_count.incidents.build import incidents_of
+
+    ontology = Path(__file__).resolve().parents[1] / "ontology"
+    reports = [report("a", people=[person("Marcus Deering")]), report("b", people=[person("M. Deering")]),
+               report("c", city=None, state=None, types=("fire_burning",))]
+    graph = incident_graph(incidents_of(reports))
+    conforms, _, text = pyshacl.validate(graph, shacl_graph=Graph().parse(ontology / "shapes.ttl"),
+                                         ont_graph=Graph().parse(ontology / "kg_count.ttl"), inference="rdfs")
+    assert conforms, text

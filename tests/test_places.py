@@ -43,3 +43,13 @@ def test_find_place_in_a_document():
     place = find_place(doc.doc, body_start=4)
     assert (place.city_iri, place.state_iri) == ("http://dbpedia.org/resource/Memphis,_Tennessee",
                                                  "http://dbpedia.org/resource/Tennessee")
+
+
+def test_common_words_in_title_case_are_not_places():
+    from kg_count.nlp.places import is_common_word
+
+    assert is_common_word("Brush") and is_common_word("Standard")
+    assert not is_common_word("Memphis") and not is_common_word("Mobile") and not is_common_word("Wilmington")
+    found = annotated("Firefighters battled the flames for hours .", title="Brush Fire Burns 100 Acres")
+    place = find_place(found.doc, 5)
+    assert place is None or place.city != "Brush"

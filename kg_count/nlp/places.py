@@ -246,9 +246,19 @@ def _known(name: str) -> bool:
     return bool(name) and g.state_code(name) is None and bool(g.states_of(name))
 
 
+@lru_cache(maxsize=None)
+def is_common_word(word: str) -> bool:
+    """True when WordNet knows ``word`` but never as a place ("Brush", "Standard"; not "Memphis", "Mobile")."""
+    from kg_count.resources.wordnet import wordnet
+
+    synsets = wordnet().synsets(word.lower())
+    return bool(synsets) and all(s.lexname() != "noun.location" for s in synsets)
+
+
 def place_names(doc) -> list[tuple[str, int]]:
     """Known place names and where they start: GPE/LOC/FAC entities, the place part of agency names
-    ("Austin Police Department"), and capitalised names after a preposition or before an incident noun."""
+    ("Austin Police Department"), and capitalised names after a preposition or before an incident noun
+    (one-word ones only when WordNet does not know them as common words: "Brush fire" is no place)."""
     found = []
     for ent in doc.ents:
         if ent.label_ in ("GPE", "LOC", "FAC") and _known(ent.text):
@@ -269,6 +279,8 @@ def place_names(doc) -> list[tuple[str, int]]:
             before = tokens[i - 1].lower_ if i else ""
             after = tokens[i + length].lower_ if i + length < len(tokens) else ""
             name = " ".join(t.text for t in span)
+            if length == 1 and is_common_word(name):
+                continue
             if (before in PLACE_PREPOSITIONS or after in INCIDENT_NOUNS) and _known(name):
                 found.append((name, i))
                 break

@@ -1,0 +1,49 @@
+"""Answering latency: seconds per question over a built store (incidents built before timing).
+
+Usage: python benchmarks/answer_latency.py --store DIR --questions Q.json [Q.json ...]
+Prints the mean, median, 95th percentile and maximum milliseconds per question, by subtask.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+from kg_count.answer.graph_answer import answer_question
+from kg_count.graph.store import GraphStore
+from kg_count.incidents.build import ensure_incidents
+from kg_count.io.questions import read_questions
+
+
+def summary(values: list[float]) -> dict:
+    ordered = sorted(values)
+    return {"questions": len(values), "mean_ms": round(1000 * statistics.mean(values), 1),
+            "median_ms": round(1000 * statistics.median(values), 1),
+            "p95_ms": round(1000 * ordered[int(0.95 * (len(ordered) - 1))], 1), "max_ms": round(1000 * ordered[-1], 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--store", required=True, type=Path)
+    parser.add_argument("--questions", required=True, type=Path, nargs="+")
+    args = parser.parse_args()
+    questions = {}
+    for path in args.questions:
+        questions.update(read_questions(path))
+    timings: dict[str, list[float]] = {}
+    with GraphStore(args.store) as store:
+        ensure_incidents(store)
+        for question in questions.values():
+            started = time.perf_counter()
+            answer_question(store, question)
+            timings.setdefault(f"s{question.subtask}", []).append(time.perf_counter() - started)
+    result = {name: summary(values) for name, values in sorted(timings.items())}
+    result["all"] = summary([v for values in timings.values() for v in values])
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
