@@ -13,7 +13,7 @@ from kg_count.nlp.places import find_place
 from kg_count.nlp.record import DocumentRecord, MentionRecord, PersonRecord
 from kg_count.nlp.times import find_time_mentions, incident_date
 
-PIPELINE_VERSION = "2"
+PIPELINE_VERSION = "3"
 TYPE_ORDER = ("killing", "injuring", "fire_burning", "job_firing")
 
 
