@@ -6,10 +6,27 @@ import argparse
 import json
 import sys
 from pathlib import Path
+
 from kg_count import __version__
 from kg_count.errors import KgCountError
 
 SYSTEMS = ("graph", "baseline")
+STORE_HELP = "store folder, or the URL of a SPARQL 1.1 server (query at URL/query, update at URL/update)"
+
+
+def _store_location(text: str):
+    from kg_count.graph.store import store_location
+
+    return store_location(text)
+
+
+def _add_build_options(parser) -> None:
+    parser.add_argument("--batch-size", type=int, default=32, help="documents per batch (default: 32)")
+    parser.add_argument("--workers", type=int, default=1, help="local processes extracting documents (default: 1)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="send batches to the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="extract every document again instead of reusing records cached by content hash")
 
 
 def _add_answer(subparsers) -> None:
@@ -20,9 +37,10 @@ def _add_answer(subparsers) -> None:
     parser.add_argument("--docs", required=True, type=Path, help="documents in the task's CoNLL format")
     parser.add_argument("--questions", required=True, type=Path, help="questions.json")
     parser.add_argument("--out", required=True, type=Path, help="where to write answers.json (written atomically)")
-    parser.add_argument("--store", type=Path, help="graph store folder; what it lacks is built first "
-                                                   "(default: a store for DOCS under the kg_count cache)")
+    parser.add_argument("--store", type=_store_location, help=f"{STORE_HELP}; what it lacks is built first "
+                                                              "(default: a folder for DOCS under the kg_count cache)")
     parser.add_argument("--conll-out", type=Path, help="also write DOCS with event coreference chains (graph system)")
+    _add_build_options(parser)
     parser.set_defaults(handler=run_answer)
 
 
@@ -45,7 +63,7 @@ def _add_evaluate(subparsers) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument("--report", type=Path, help="also write an HTML report with plots and the worst questions "
                                                     "into this folder (index.html)")
-    parser.add_argument("--store", type=Path, help="with --report: group the system's documents by the store's "
+    parser.add_argument("--store", type=_store_location, help="with --report: group the system's documents by the store's "
                                                    "incidents")
     parser.set_defaults(handler=run_evaluate)
 
@@ -60,16 +78,17 @@ def _add_run_sample(subparsers) -> None:
 
 def _add_graph_commands(subparsers) -> None:
     build = subparsers.add_parser("build", help="build or update a graph store from documents",
-                                  description="Extract document graphs into an Oxigraph store on disk. Documents "
-                                              "already in the store are skipped, so an interrupted build resumes.")
+                                  description="Extract document graphs into a store (an Oxigraph folder or a "
+                                              "SPARQL server). Documents already in the store are skipped, so an "
+                                              "interrupted build resumes.")
     build.add_argument("--docs", required=True, type=Path, help="CoNLL documents, or JSON lines of articles "
                                                                 "(doc_id, title, dct, content) ending in .jsonl")
-    build.add_argument("--store", required=True, type=Path, help="store folder (created when missing)")
-    build.add_argument("--batch-size", type=int, default=32, help="documents per spaCy batch (default: 32)")
+    build.add_argument("--store", required=True, type=_store_location, help=f"{STORE_HELP} (created when missing)")
+    _add_build_options(build)
     build.set_defaults(handler=run_build)
 
     dump = subparsers.add_parser("dump", help="print a document's or an incident's graph as Turtle")
-    dump.add_argument("--store", required=True, type=Path)
+    dump.add_argument("--store", required=True, type=_store_location, help=STORE_HELP)
     which = dump.add_mutually_exclusive_group(required=True)
     which.add_argument("--doc", help="document id")
     which.add_argument("--incident", help="incident id (see kg-count incidents)")
@@ -77,7 +96,7 @@ def _add_graph_commands(subparsers) -> None:
 
     sparql = subparsers.add_parser("sparql", help="run a SPARQL query over a store",
                                    description="Run a SPARQL query over all document graphs of a store.")
-    sparql.add_argument("--store", required=True, type=Path)
+    sparql.add_argument("--store", required=True, type=_store_location, help=STORE_HELP)
     sparql.add_argument("query", nargs="?", help="the query text")
     sparql.add_argument("--file", type=Path, help="read the query from a file")
     sparql.add_argument("--format", choices=("table", "csv", "json"), default="table")
@@ -88,7 +107,7 @@ def _add_graph_commands(subparsers) -> None:
         description="Without --id, list the store's incidents (filtered by type, place, date); with --id, show an "
                     "incident's documents, properties and why its documents were merged. Incidents are (re)built "
                     "over the whole store when its documents have changed.")
-    incidents.add_argument("--store", required=True, type=Path)
+    incidents.add_argument("--store", required=True, type=_store_location, help=STORE_HELP)
     incidents.add_argument("--id", help="incident id")
     incidents.add_argument("--type", choices=("killing", "injuring", "fire_burning", "job_firing"))
     incidents.add_argument("--place", help="text the city or state IRI contains, e.g. Columbus or Mississippi")
@@ -104,12 +123,24 @@ def _add_graph_commands(subparsers) -> None:
     extract.set_defaults(handler=run_extract)
 
 
-def run_build(args: argparse.Namespace) -> int:
-    from kg_count.graph.loader import build_store
+def build_options(args: argparse.Namespace) -> dict:
+    """The keyword arguments of ``build_store`` given by ``--batch-size``, ``--workers``, ``--scheduler``, ``--no-cache``."""
+    from kg_count.nlp.record_cache import default_cache_path
 
     if args.batch_size < 1:
         raise UsageError("--batch-size must be at least 1")
-    summary = build_store(args.docs, args.store, args.batch_size)
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if args.scheduler is not None and args.workers != 1:
+        raise UsageError("give --workers or --scheduler, not both")
+    cache = None if args.no_cache else default_cache_path()
+    return {"batch_size": args.batch_size, "workers": args.workers, "scheduler": args.scheduler, "cache": cache}
+
+
+def run_build(args: argparse.Namespace) -> int:
+    from kg_count.graph.loader import build_store
+
+    summary = build_store(args.docs, args.store, **build_options(args))
     print(f"store {args.store}")
     print("\n".join(summary.lines()))
     return 0
@@ -175,7 +206,9 @@ def run_extract(args: argparse.Namespace) -> int:
     return 0
 
 
-def _require_store(path: Path) -> None:
+def _require_store(path) -> None:
+    if isinstance(path, str):
+        return
     if not path.is_dir() or not any(path.iterdir()):
         raise UsageError(f"no store at {path}; build one with: kg-count build --docs DOCS --store {path}")
 
@@ -193,12 +226,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def answer_file(system: str, docs: Path, questions: Path, out: Path, store_path: Path | None = None,
-                conll_out: Path | None = None) -> dict:
+def answer_file(system: str, docs: Path, questions: Path, out: Path, store_path=None,
+                conll_out: Path | None = None, build: dict | None = None) -> dict:
     """Answer the questions file ``questions`` over the documents ``docs`` with ``system``; write ``out``.
 
     Questions are validated before the documents are read. The graph system first builds what
-    the store lacks and the incidents over the whole store. Returns the answers by question id.
+    the store lacks (``build``: the options of ``build_store``) and the incidents over the whole
+    store. Returns the answers by question id.
     """
     from kg_count.io.answers import write_system_answers
     from kg_count.io.questions import read_questions
@@ -214,13 +248,14 @@ def answer_file(system: str, docs: Path, questions: Path, out: Path, store_path:
     else:
         from kg_count.answer.pipeline import answer_with_graph
 
-        answers = answer_with_graph(parsed, docs, store_path, conll_out)
+        answers = answer_with_graph(parsed, docs, store_path, conll_out, build)
     write_system_answers(out, answers)
     return answers
 
 
 def run_answer(args: argparse.Namespace) -> int:
-    answers = answer_file(args.system, args.docs, args.questions, args.out, args.store, args.conll_out)
+    answers = answer_file(args.system, args.docs, args.questions, args.out, args.store, args.conll_out,
+                          build_options(args))
     print(f"answered {len(answers)} questions -> {args.out}")
     if args.conll_out is not None:
         print(f"documents with event coreference chains -> {args.conll_out}")

@@ -23,6 +23,15 @@ def task_data() -> Path:
     return TASK_DATA
 
 
+@pytest.fixture(autouse=True, scope="session")
+def private_record_cache(tmp_path_factory):
+    """Commands that cache extracted records write them under the test session's temporary folder."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("KG_COUNT_RECORD_CACHE", str(tmp_path_factory.mktemp("cache") / "records.sqlite"))
+    yield
+    patch.undo()
+
+
 def write(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path

@@ -8,20 +8,21 @@ from typing import Mapping
 
 from kg_count.io.answers import SystemAnswer
 from kg_count.io.questions import Question
-from kg_count.resources.wordnet import cache_dir
+from kg_count.resources.wordnet import project_cache
 
 
 def default_store(docs: Path) -> Path:
     """The store used for ``docs`` when none is given: under the kg_count cache, named after the file."""
     digest = hashlib.sha256(str(docs.resolve()).encode()).hexdigest()[:10]
-    return cache_dir() / "stores" / f"{docs.stem}-{digest}"
+    return project_cache() / "stores" / f"{docs.stem}-{digest}"
 
 
-def answer_with_graph(questions: Mapping[str, Question], docs: Path, store_path: Path | None = None,
-                      conll_out: Path | None = None) -> dict[str, SystemAnswer]:
+def answer_with_graph(questions: Mapping[str, Question], docs: Path, store_path=None,
+                      conll_out: Path | None = None, build: dict | None = None) -> dict[str, SystemAnswer]:
     """Answer ``questions`` over the documents ``docs``; optionally write their coreference chains.
 
-    Reads documents (CoNLL or JSON lines) and returns the answers by question id.
+    Reads documents (CoNLL or JSON lines) into the store (a folder or an endpoint URL; ``build``
+    holds the options of ``build_store``) and returns the answers by question id.
     """
     from kg_count.answer.graph_answer import answer_from_store
     from kg_count.graph.loader import build_store
@@ -29,7 +30,7 @@ def answer_with_graph(questions: Mapping[str, Question], docs: Path, store_path:
     from kg_count.incidents.build import ensure_incidents
 
     store_path = store_path or default_store(docs)
-    summary = build_store(docs, store_path)
+    summary = build_store(docs, store_path, **(build or {}))
     print(f"store {store_path}: {summary.skipped} documents already in it, {summary.added} added")
     with GraphStore(store_path) as store:
         count, rebuilt = ensure_incidents(store)

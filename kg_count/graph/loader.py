@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Iterable, Iterator
 
-from kg_count.graph.store import GraphStore
-from kg_count.io.articles import iter_any
-from kg_count.nlp.pipeline import process
+from kg_count.graph.store import GraphStore, StoreLocation
+from kg_count.io.articles import count_any, iter_any
+from kg_count.io.conll import Document
+from kg_count.nlp.parallel import parallel_records
+from kg_count.nlp.record import DocumentRecord
+from kg_count.nlp.record_cache import RecordCache, cached_records
 from kg_count.progress import progress
 
 
@@ -43,20 +48,36 @@ class BuildSummary:
         ]
 
 
-def build_store(docs: str | os.PathLike, store_path: str | os.PathLike, batch_size: int = 32) -> BuildSummary:
-    """Add every document of ``docs`` (CoNLL or JSON lines) that the store lacks; return a summary.
+def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: int = 32, workers: int = 1,
+                scheduler: str | None = None, cache: str | os.PathLike | None = None) -> BuildSummary:
+    """Add every document of ``docs`` (CoNLL or JSON lines) that the store at ``location`` lacks; return a summary.
 
-    Each document's graph is written whole, its completion marker last, so an interrupted build
-    resumes with the documents it had not finished.
+    Documents stream from the file through extraction (in this process, in ``workers`` local
+    processes, or on the Dask ``scheduler``) into the store; the record cache at ``cache`` (a
+    SQLite file) serves records already extracted from the same content by the same pipeline version. Each document's graph is
+    written whole, its completion marker last, so an interrupted build resumes with the
+    documents it had not finished.
     """
     summary = BuildSummary()
     started = time.perf_counter()
-    with GraphStore(store_path) as store:
-        documents = list(iter_any(docs))
-        summary.documents = len(documents)
-        todo = [d for d in documents if not store.has_document(d.doc_id)]
-        summary.skipped = len(documents) - len(todo)
-        for record in progress(process(todo, batch_size=batch_size), "building", total=len(todo), unit="doc"):
+    with GraphStore(location) as store, contextlib.ExitStack() as resources:
+        records_cache = None if cache is None else resources.enter_context(RecordCache(cache))
+        present = store.complete_documents()
+        total = count_any(docs)
+
+        def todo() -> Iterator[Document]:
+            for document in progress(iter_any(docs), "building", total=total, unit="doc"):
+                summary.documents += 1
+                if document.doc_id in present:
+                    summary.skipped += 1
+                else:
+                    yield document
+
+        def extract(documents: Iterable[Document]) -> Iterator[DocumentRecord]:
+            return parallel_records(documents, workers, scheduler, batch_size)
+
+        records = extract(todo()) if records_cache is None else cached_records(todo(), records_cache, extract)
+        for record in records:
             summary.triples += store.add(record)
             summary.added += 1
             summary.event_types.update(record.event_types)

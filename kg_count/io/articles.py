@@ -68,3 +68,15 @@ def iter_any(path: str | os.PathLike) -> Iterator[Document]:
 
     name = str(path).lower()
     return iter_articles(path) if name.endswith((".jsonl", ".json")) else iter_documents(path)
+
+
+def count_any(path: str | os.PathLike) -> int:
+    """The number of documents in a CoNLL or JSON-lines file, by a quick scan of its lines (for progress bars)."""
+    articles = str(path).lower().endswith((".jsonl", ".json"))
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            if articles:
+                return sum(1 for line in handle if line.strip())
+            return sum(1 for line in handle if line.startswith("#begin document"))
+    except FileNotFoundError:
+        raise InputError("file not found", path) from None

@@ -26,10 +26,14 @@ REQUIRED_FILES = (
 )
 
 
+def project_cache() -> Path:
+    """Return the folder this project keeps its data in (``$KG_COUNT_CACHE`` or ``~/.cache/kg_count``)."""
+    return Path(os.environ.get("KG_COUNT_CACHE") or Path.home() / ".cache" / "kg_count")
+
+
 def cache_dir() -> Path:
-    """Return the folder this project keeps its NLTK data in (``$KG_COUNT_CACHE`` or ``~/.cache/kg_count``)."""
-    base = os.environ.get("KG_COUNT_CACHE") or Path.home() / ".cache" / "kg_count"
-    return Path(base) / "nltk_data"
+    """Return the folder this project keeps its NLTK data in (``nltk_data`` in the project cache)."""
+    return project_cache() / "nltk_data"
 
 
 def _nltk_has_wordnet() -> bool:
