@@ -1,6 +1,6 @@
 """Answering latency: seconds per question over a built store (incidents built before timing).
 
-Usage: python benchmarks/answer_latency.py --store DIR --questions Q.json [Q.json ...]
+Usage: python benchmarks/answer_latency.py --store DIR|URL --questions Q.json [Q.json ...]
 Prints the mean, median, 95th percentile and maximum milliseconds per question, by subtask.
 """
 
@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from kg_count.answer.graph_answer import answer_question
-from kg_count.graph.store import GraphStore
+from kg_count.graph.store import GraphStore, store_location
 from kg_count.incidents.build import ensure_incidents
 from kg_count.io.questions import read_questions
 
@@ -27,7 +27,7 @@ def summary(values: list[float]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--store", required=True, type=Path)
+    parser.add_argument("--store", required=True, type=store_location, help="store folder or SPARQL server URL")
     parser.add_argument("--questions", required=True, type=Path, nargs="+")
     args = parser.parse_args()
     questions = {}

@@ -55,3 +55,28 @@ def test_perfect_and_per_document_versus_cross_document():
     cross = score_coreference(key, split, cross_document=True)
     assert cross["muc"]["recall"] == pytest.approx(50.0)
     assert cross["muc"]["precision"] == pytest.approx(100.0)
+
+
+def test_blanc_counts_match_listing_every_link():
+    import random
+    from itertools import combinations
+
+    from kg_count.evaluate.coreference import blanc_counts
+
+    def listed(entities):
+        coref = {frozenset(p) for e in entities for p in combinations(e, 2)}
+        mentions = [(m, i) for i, e in enumerate(entities) for m in e]
+        return coref, {frozenset((a, b)) for (a, i), (b, j) in combinations(mentions, 2) if i != j}
+
+    generator = random.Random(7)
+    for _ in range(50):
+        def partition(mentions):
+            groups: dict[int, set] = {}
+            for m in mentions:
+                groups.setdefault(generator.randrange(4), set()).add(m)
+            return [frozenset(g) for g in groups.values()]
+
+        key = partition(generator.sample(range(12), generator.randrange(1, 12)))
+        response = partition(generator.sample(range(12), generator.randrange(1, 12)))
+        (kc, kn), (rc, rn) = listed(key), listed(response)
+        assert blanc_counts(key, response) == (len(kc), len(rc), len(kc & rc), len(kn), len(rn), len(kn & rn))
