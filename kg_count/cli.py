@@ -311,7 +311,7 @@ def write_html_report(args: argparse.Namespace) -> Path:
     doc_incidents = {}
     if args.store is not None:
         from kg_count.graph.store import GraphStore
-        from kg_count.incidents.reports import read_query
+        from kg_count.graph.queries import read_query
 
         _require_store(args.store)
         with GraphStore(args.store) as store:

@@ -7,7 +7,7 @@ import os
 from collections import defaultdict
 from typing import Sequence
 
-from kg_count.incidents.reports import read_query
+from kg_count.graph.queries import read_query
 from kg_count.io.conll import Document, Mention, write_documents
 
 

@@ -23,7 +23,7 @@ from rdflib import XSD, Literal, URIRef
 
 from kg_count.graph.incident_graph import name_key
 from kg_count.graph.namespaces import KGC
-from kg_count.incidents.reports import read_query
+from kg_count.graph.queries import read_query
 from kg_count.io.answers import SystemAnswer
 from kg_count.io.questions import Question
 from kg_count.nlp.places import gazetteer, parse_city_iri, state_iri

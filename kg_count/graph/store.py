@@ -16,6 +16,7 @@ from rdflib import XSD, Dataset, Graph, Literal
 from kg_count.errors import InputError
 from kg_count.graph.build import document_graph, document_iri
 from kg_count.graph.namespaces import KGC, bind_prefixes
+from kg_count.graph.queries import read_query
 from kg_count.nlp.pipeline import PIPELINE_VERSION
 from kg_count.nlp.record import DocumentRecord
 
@@ -92,12 +93,13 @@ class GraphStore:
         graph = self.dataset.graph(document_iri(doc_id))
         return (document_iri(doc_id), KGC.pipelineVersion, Literal(PIPELINE_VERSION)) in graph
 
+    def document_versions(self) -> dict[str, str]:
+        """The pipeline version of every complete document graph, by document id."""
+        return {str(row.docId): str(row.version) for row in self.query(read_query("document_ids"))}
+
     def complete_documents(self) -> set[str]:
         """Ids of the documents whose graph is complete for the current pipeline version."""
-        from kg_count.incidents.reports import read_query
-
-        return {str(row.docId) for row in self.query(read_query("document_ids"))
-                if str(row.version) == PIPELINE_VERSION}
+        return {doc_id for doc_id, version in self.document_versions().items() if version == PIPELINE_VERSION}
 
     def add(self, record: DocumentRecord) -> int:
         """Replace the document's graph with the one built from ``record``; return its triple count."""

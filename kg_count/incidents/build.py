@@ -14,14 +14,14 @@ from kg_count.graph.incident_graph import INCIDENT_GRAPH, incident_graph
 from kg_count.graph.namespaces import KGC
 from kg_count.incidents.cluster import cluster_reports
 from kg_count.incidents.reconcile import Incident, reconcile
-from kg_count.incidents.reports import read_query, reports_from_store
+from kg_count.incidents.reports import reports_from_store
 
 INCIDENTS_VERSION = "3"
 
 
 def fingerprint(store) -> str:
     """A hash of the store's complete documents with their pipeline versions, and the clustering version."""
-    documents = sorted(f"{row.docId} {row.version}" for row in store.query(read_query("document_ids")))
+    documents = sorted(f"{doc_id} {version}" for doc_id, version in store.document_versions().items())
     return hashlib.sha256("\n".join([INCIDENTS_VERSION, *documents]).encode()).hexdigest()
 
 

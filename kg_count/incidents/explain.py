@@ -8,7 +8,7 @@ from kg_count.errors import InputError
 from kg_count.graph.incident_graph import INCIDENT_GRAPH, incident_iri
 from kg_count.graph.namespaces import KGC, PROV, SEM, TIME
 from kg_count.incidents.build import ensure_incidents
-from kg_count.incidents.reports import read_query
+from kg_count.graph.queries import read_query
 
 
 def _local(iri) -> str:

@@ -10,15 +10,10 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 
-QUERY_DIR = Path(__file__).resolve().parents[2] / "queries"
+from kg_count.graph.queries import read_query
+
 GUN_TYPES = frozenset({"killing", "injuring"})
-
-
-def read_query(name: str) -> str:
-    """Return the text of ``queries/<name>.rq``."""
-    return (QUERY_DIR / f"{name}.rq").read_text(encoding="utf-8")
 
 
 def _local(iri) -> str:

@@ -1,0 +1,12 @@
+"""The project's SPARQL queries, kept as files in ``queries/``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+QUERY_DIR = Path(__file__).resolve().parents[2] / "queries"
+
+
+def read_query(name: str) -> str:
+    """Return the text of ``queries/<name>.rq``."""
+    return (QUERY_DIR / f"{name}.rq").read_text(encoding="utf-8")
