@@ -9,6 +9,7 @@ from pathlib import Path
 
 from kg_count import __version__
 from kg_count.errors import KgCountError
+from kg_count.qa.commands import add_qa_parser
 
 SYSTEMS = ("graph", "baseline")
 STORE_HELP = "store folder, or the URL of a SPARQL 1.1 server (query at URL/query, update at URL/update)"
@@ -223,6 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_evaluate(subparsers)
     _add_run_sample(subparsers)
     _add_graph_commands(subparsers)
+    add_qa_parser(subparsers)
     return parser
 
 

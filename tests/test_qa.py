@@ -1,0 +1,256 @@
+"""The QA bridge: readers, question parsing, passage events and graphs, answering, metrics, CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kg_count.cli import main
+from kg_count.errors import InputError
+from kg_count.qa import ester, torque
+from kg_count.qa.analysis import analyse_passage
+from kg_count.qa.models import shipped_models
+from kg_count.qa.questions import content_words, parse_semantic_question, parse_temporal_question
+from kg_count.qa.readers import EsterQuestion, TorqueQuestion, read_ester, read_torque
+from kg_count.qa.scoring import ester_question_scores, set_f1, torque_question_scores, torque_scores
+from tests.conftest import SHARED_DATA
+
+PASSAGE = ("The police arrested the man after he shot two people outside a bar on Friday. He did not resist. "
+           "He will appear in court next week, and prosecutors may seek a long sentence.")
+
+
+def span(word: str, text: str = PASSAGE) -> tuple[int, int]:
+    start = text.index(word)
+    return start, start + len(word)
+
+
+@pytest.fixture(scope="module")
+def torque_passage():
+    return analyse_passage("p1", PASSAGE, shipped_models(), "torque")
+
+
+def torque_file(tmp_path: Path) -> Path:
+    data = {"p1": {"passage": PASSAGE, "events": [], "question_answer_pairs": {
+        "What happened before the police arrested the man?": {
+            "answer": {"indices": [f"({span('shot')[0]},{span('shot')[1]})"], "spans": ["shot"]},
+            "individual_answers": [{"indices": [f"({span('shot')[0]},{span('shot')[1]})"]}, {"indices": []}],
+            "cluster_id": "1", "is_default_question": False},
+        "What events have already finished?": {"answer": {"indices": [], "spans": []}, "cluster_id": "0",
+                                               "is_default_question": True}}}}
+    path = tmp_path / "torque.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def ester_file(tmp_path: Path) -> Path:
+    data = [{"context": PASSAGE, "question": "Why did the police arrest the man?", "type": "Causal",
+             "answer_texts": ["he shot two people"], "answer_indices": [f"({span('he shot two people')[0]},"
+                                                                        f"{span('he shot two people')[1]})"],
+             "events": [], "original_events": [{"answer": {"indices": [f"({span('shot')[0]},{span('shot')[1]})"],
+                                                           "spans": ["shot"]}}], "passageID": "7"}]
+    path = tmp_path / "ester.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+# Readers
+
+def test_read_torque_gives_each_annotators_answer(tmp_path):
+    questions = read_torque(torque_file(tmp_path))
+    before = next(q for q in questions if not q.is_default)
+    assert before.answers == ((span("shot"),), ())
+    assert any(q.is_default for q in questions)
+
+
+def test_read_ester_derives_gold_triggers_from_the_passage_annotation(tmp_path):
+    [question] = read_ester(ester_file(tmp_path))
+    assert question.gold_triggers == ("shot",)
+    assert question.answer_spans == (span("he shot two people"),)
+
+
+def test_bad_offsets_name_the_file_and_question(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps([{"context": "x y", "question": "Why?", "answer_indices": ["3-4"]}]))
+    with pytest.raises(InputError, match=r"bad\.json.*question 0.*\(start,end\)"):
+        read_ester(path)
+
+
+def test_torque_answer_outside_the_passage_is_an_error(tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"p": {"passage": "He ran.", "question_answer_pairs": {
+        "What happened?": {"answer": {"indices": ["(0,40)"]}}}}}))
+    with pytest.raises(InputError, match="outside the passage"):
+        read_torque(path)
+
+
+# Question parsing
+
+@pytest.mark.parametrize("text, relation, modality, anchor", [
+    ("What happened before the heads of donkeys were sacrificed?", "before", set(), "the heads of donkeys were sacrificed"),
+    ("What might happen after the election?", "after", {"uncertain"}, "the election"),
+    ("What was happening during the sacrifice of donkeys' heads?", "during", set(), "the sacrifice of donkeys' heads"),
+    ("What happened while Paul Harris spoke?", "during", set(), "paul harris spoke"),
+    ("What will happen after the merchants were delighted?", "after", {"future"}, "the merchants were delighted"),
+    ("What did not happen before the vote?", "before", {"negated"}, "the vote"),
+])
+def test_temporal_questions(text, relation, modality, anchor):
+    parsed = parse_temporal_question(text)
+    assert (parsed.relation, set(parsed.modality), parsed.anchor_text) == (relation, modality, anchor)
+    assert parsed.default is None
+
+
+def test_warm_up_questions_are_status_questions():
+    assert parse_temporal_question("What events have already finished?").default == "finished"
+    assert parse_temporal_question("What events have begun but has not finished?").default == "ongoing"
+    assert parse_temporal_question("What will happen in the future?").kind == "default:future"
+
+
+def test_phase_words_are_read():
+    assert parse_temporal_question("What started before the war?").phase == "started"
+    assert parse_temporal_question("What ended after the war?").phase == "ended"
+
+
+@pytest.mark.parametrize("text, relation, direction", [
+    ("What caused Alberto Fujimori to dine with top officials?", "Causal", "cause"),
+    ("Why was Mr. Keating released from prison?", "Causal", "cause"),
+    ("What was the result of the storm?", "Causal", "effect"),
+    ("What does the slaying refer to?", "Coreference", "same"),
+    ("What did the celebration include?", "Sub-event", "part"),
+    ("What would happen if the talks failed?", "Conditional", "effect"),
+    ("What might make NDP withdraw support?", "Conditional", "cause"),
+    ("What would not have happened if the army had not attacked?", "Counterfactual", "effect"),
+])
+def test_semantic_questions(text, relation, direction):
+    parsed = parse_semantic_question(text)
+    assert (parsed.relation, parsed.direction) == (relation, direction)
+
+
+def test_content_words_drop_question_words():
+    assert content_words("What happened before the police arrested the man?") == ["before", "police", "arrested", "man"]
+
+
+# Passage events and graphs
+
+def test_events_are_found_and_described(torque_passage):
+    events = {e.text: e for e in torque_passage.events}
+    assert {"arrested", "shot", "resist", "appear", "seek"} <= set(events)
+    assert (events["arrested"].tense, events["arrested"].status) == ("past", "finished")
+    assert (events["appear"].tense, events["appear"].status) == ("future", "future")
+    assert "negated" in events["resist"].modality
+    assert "uncertain" in events["seek"].modality
+    assert events["shot"].arguments["subject"][2] == "he"
+    assert events["shot"].arguments["time"][2] == "on Friday"
+
+
+def test_event_phrases_are_complete_spans_of_at_most_twelve_words(torque_passage):
+    for event in torque_passage.events:
+        begin, end, text = event.phrase
+        assert PASSAGE[begin:end] == text
+        assert begin <= event.start and event.end <= end
+        assert len(text.split()) <= 12
+    phrases = {e.text: e.phrase[2] for e in torque_passage.events}
+    assert phrases["arrested"] == "The police arrested the man"
+    assert phrases["appear"] == "He will appear in court next week"
+
+
+def test_passage_graph_holds_events_relations_and_status(torque_passage):
+    turtle = torque_passage.graph.turtle()
+    assert "PassageEvent" in turtle and "EventRelation" in turtle and "StatusEstimate" in turtle
+    count = len(list(torque_passage.graph.store.query(
+        "PREFIX kgc: <http://kg-count.org/ontology#> SELECT ?e WHERE { ?e a kgc:PassageEvent }")))
+    assert count == len(torque_passage.events)
+
+
+def test_ester_passages_get_semantic_relations():
+    analysis = analyse_passage("p2", PASSAGE, shipped_models(), "ester")
+    relations = {str(r["r"].value).rsplit("#", 1)[1] for r in analysis.graph.store.query(
+        "PREFIX kgc: <http://kg-count.org/ontology#> SELECT DISTINCT ?r WHERE { ?l kgc:relation ?r }")}
+    assert relations <= {"causes", "conditions", "counterfactual", "subEventOf", "coreferent"}
+    assert "causes" in relations
+
+
+# Answering
+
+def test_torque_answers_are_trigger_spans_of_the_passage(torque_passage):
+    models = shipped_models()
+    finished = torque.answer_question(torque_passage, "What events have already finished?", models)
+    assert span("arrested") in finished
+    before = torque.answer_question(torque_passage, "What happened before the police arrested the man?", models)
+    assert span("shot") in before
+    assert span("arrested") not in before
+    assert torque.answer_question(torque_passage, "What happened before the unicorn sang?", models) == []
+
+
+def test_ester_answers_are_phrases_best_first():
+    analysis = analyse_passage("p2", PASSAGE, shipped_models(), "ester")
+    answers = ester.answer_question(analysis, "Why did the police arrest the man?", shipped_models())
+    assert answers and all(a in PASSAGE for a in answers)
+    assert "shot" in answers[0]
+
+
+# Metrics
+
+def test_torque_metrics_take_the_best_annotator():
+    question = TorqueQuestion("p", "x", "q?", False, "1", (((0, 1), (2, 3)), ((0, 1),)))
+    assert torque_question_scores([(0, 1)], question) == (1.0, 1.0)
+    f1, em = torque_question_scores([(0, 1), (4, 5)], question)
+    assert (round(f1, 4), em) == (0.6667, 0.0)
+    assert torque_question_scores([], TorqueQuestion("p", "x", "q?", False, "1", ((),))) == (1.0, 1.0)
+
+
+def test_torque_consistency_needs_every_question_of_a_group():
+    q1 = TorqueQuestion("p", "x", "a?", False, "1", (((0, 1),),))
+    q2 = TorqueQuestion("p", "x", "b?", False, "1", (((2, 3),),))
+    scores = torque_scores([q1, q2], {"p": {"a?": [[0, 1]], "b?": []}}, {"p": [["a?", "b?"], ["a?"]]})
+    assert (scores["f1"], scores["em"], scores["c"]) == (50.0, 50.0, 50.0)
+
+
+def test_ester_metrics():
+    question = EsterQuestion(0, "p", "ctx", "q?", "Causal", ("he shot two people",), ((0, 1),), ("shot",))
+    scores = ester_question_scores(["He shot two people outside", "a bar"], question)
+    assert round(scores["f1"], 4) == round(2 * (4 / 7) * 1 / (4 / 7 + 1), 4)
+    assert (scores["hit1"], scores["em"]) == (1.0, 0.0)
+    assert ester_question_scores(["he shot two people"], question)["em"] == 1.0
+    assert ester_question_scores([], question) == {"f1": 0.0, "hit1": 0.0, "em": 0.0}
+    assert set_f1(set(), set()) == 1.0
+
+
+# Command line
+
+def test_cli_answers_and_scores_torque(tmp_path, capsys):
+    source, out = torque_file(tmp_path), tmp_path / "pred.json"
+    assert main(["qa", "torque", "--input", str(source), "--out", str(out)]) == 0
+    predictions = json.loads(out.read_text())
+    assert set(predictions["p1"]) == set(json.loads(source.read_text())["p1"]["question_answer_pairs"])
+    assert all(len(s) == 2 for spans in predictions["p1"].values() for s in spans)
+    assert main(["qa", "evaluate", "torque", "--gold", str(source), "--pred", str(out)]) == 0
+    assert "default:finished" in capsys.readouterr().out
+
+
+def test_cli_answers_and_scores_ester(tmp_path, capsys):
+    source, out = ester_file(tmp_path), tmp_path / "pred.json"
+    assert main(["qa", "ester", "--input", str(source), "--out", str(out)]) == 0
+    assert list(json.loads(out.read_text())) == ["0"]
+    assert main(["qa", "evaluate", "ester", "--gold", str(source), "--pred", str(out), "--json"]) == 0
+    assert "hit1" in json.loads(capsys.readouterr().out.split("\n", 1)[1])
+
+
+def test_cli_reports_broken_json_and_writes_nothing(tmp_path, capsys):
+    broken = tmp_path / "broken.json"
+    broken.write_text("{\"p\": ")
+    out = tmp_path / "pred.json"
+    assert main(["qa", "torque", "--input", str(broken), "--out", str(out)]) == 1
+    assert "broken.json" in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.skipif(not (SHARED_DATA / "torque").is_dir(), reason="shared TORQUE data not found")
+def test_whole_torque_file_beats_answering_nothing(tmp_path):
+    source = SHARED_DATA / "torque" / "dev-part.json"
+    out = tmp_path / "pred.json"
+    assert main(["qa", "torque", "--input", str(source), "--out", str(out)]) == 0
+    scores = torque_scores(read_torque(source), json.loads(out.read_text()))
+    nothing = torque_scores(read_torque(source), {})
+    assert scores["f1"] > nothing["f1"] + 5
