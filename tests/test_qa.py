@@ -254,3 +254,12 @@ def test_whole_torque_file_beats_answering_nothing(tmp_path):
     scores = torque_scores(read_torque(source), json.loads(out.read_text()))
     nothing = torque_scores(read_torque(source), {})
     assert scores["f1"] > nothing["f1"] + 5
+
+
+def test_modal_questions_take_only_events_not_yet_real(torque_passage):
+    events = {e.text: e for e in torque_passage.events}
+    might = parse_temporal_question("What might happen after the arrest?").modality
+    assert torque.fits_modality(events["seek"], might)
+    assert not torque.fits_modality(events["shot"], might)
+    assert torque.fits_modality(events["resist"], parse_temporal_question("What did not happen after the arrest?").modality)
+    assert torque.fits_modality(events["shot"], frozenset())

@@ -15,6 +15,21 @@ from kg_count.qa.questions import TemporalQuestion, parse_temporal_question
 from kg_count.qa.readers import TorqueQuestion
 
 QUESTION_RELATIONS = {"before": "before", "after": "after", "during": "overlaps"}
+NOT_YET_REAL = {"uncertain", "hypothetical", "intended"}
+
+
+def fits_modality(event: PassageEvent, asked: frozenset) -> bool:
+    """Whether an event can answer a question asked with the modality marks ``asked``.
+
+    "might/may/could" and "will" questions ask for events not (yet) real: future status or an
+    uncertain, hypothetical or intended mark; "not" questions ask for negated events. Questions
+    without such marks take every event.
+    """
+    if "negated" in asked:
+        return "negated" in event.modality or event.status == "future"
+    if asked & {"uncertain", "future"}:
+        return event.status == "future" or bool(event.modality & NOT_YET_REAL)
+    return True
 
 
 def question_anchor(analysis: AnalysedPassage, parsed: TemporalQuestion) -> PassageEvent | None:
@@ -35,6 +50,8 @@ def answer_question(analysis: AnalysedPassage, question: str, models: QAModels) 
         if anchor is None or relation is None:
             return []
         rows = analysis.graph.related(anchor, relation, models.temporal.threshold)
+        by_start = {event.start: event for event in analysis.events}
+        rows = [row for row in rows if fits_modality(by_start[row.begin], parsed.modality)]
     return sorted({(row.begin, row.end) for row in rows})
 
 
