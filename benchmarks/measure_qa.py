@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from kg_count.io.atomic import write_json_atomic
-from kg_count.qa.commands import _kind_of_torque, format_scores
+from kg_count.qa.commands import torque_question_kind, format_scores
 from kg_count.qa.readers import read_ester, read_torque, read_torque_clusters
 from kg_count.qa.scoring import ester_scores, torque_scores
 from kg_count.qa.training import cross_validate
@@ -38,7 +38,7 @@ def main() -> None:
     clusters = read_torque_clusters(args.data / "torque" / "dev-part_question_clustering.json")
     print(f"{args.folds}-fold cross-validation by passage, {time.perf_counter() - started:.0f} s\n")
     print("TORQUE dev-part\n" + format_scores("torque", torque_scores(
-        read_torque(torque_path), torque_predictions, clusters, kind_of=_kind_of_torque)))
+        read_torque(torque_path), torque_predictions, clusters, kind_of=torque_question_kind)))
     for path in ester_paths:
         print(f"\nESTER {path.name}\n" + format_scores("ester", ester_scores(read_ester(path), ester_predictions)))
 

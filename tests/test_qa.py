@@ -12,7 +12,7 @@ from kg_count.errors import InputError
 from kg_count.qa import ester, torque
 from kg_count.qa.analysis import analyse_passage
 from kg_count.qa.models import shipped_models
-from kg_count.qa.questions import content_words, parse_semantic_question, parse_temporal_question
+from kg_count.qa.questions import parse_semantic_question, parse_temporal_question
 from kg_count.qa.readers import EsterQuestion, TorqueQuestion, read_ester, read_torque
 from kg_count.qa.scoring import ester_question_scores, set_f1, torque_question_scores, torque_scores
 from tests.conftest import SHARED_DATA
@@ -125,10 +125,6 @@ def test_phase_words_are_read():
 def test_semantic_questions(text, relation, direction):
     parsed = parse_semantic_question(text)
     assert (parsed.relation, parsed.direction) == (relation, direction)
-
-
-def test_content_words_drop_question_words():
-    assert content_words("What happened before the police arrested the man?") == ["before", "police", "arrested", "man"]
 
 
 # Passage events and graphs

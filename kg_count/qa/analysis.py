@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable
 
 from kg_count.qa.features import crossed, event_features, pair_features
@@ -24,6 +25,11 @@ class AnalysedPassage:
     doc: object
     events: list[PassageEvent]
     graph: PassageGraph
+
+    @cached_property
+    def event_at(self) -> dict[int, PassageEvent]:
+        """The events by their trigger's start offset (how answer rows name them)."""
+        return {event.start: event for event in self.events}
 
 
 def by_passage(questions: Iterable) -> dict[str, list]:
@@ -50,11 +56,9 @@ def analyse_passage(passage_id: str, text: str, models: QAModels, style: str) ->
     events = find_events(doc, models.triggers, style, TRIGGER_THRESHOLDS[style])
     graph = PassageGraph(passage_id)
     graph.add_events(events)
-    relation_sets = [(models.temporal, TEMPORAL_RELATIONS)] if style == "torque" else \
-        [(models.semantic, SEMANTIC_RELATIONS)]
-    for scorer, relations in relation_sets:
-        if scorer is None:
-            continue
+    scorer, relations = (models.temporal, TEMPORAL_RELATIONS) if style == "torque" else \
+        (models.semantic, SEMANTIC_RELATIONS)
+    if scorer is not None:
         for anchor in events:
             for event in events:
                 if event is anchor:

@@ -64,7 +64,8 @@ def run_answer(args: argparse.Namespace) -> int:
     return 0
 
 
-def _kind_of_torque(question) -> str:
+def torque_question_kind(question) -> str:
+    """The kind a TORQUE question is scored under (warm-up status, or relation and modality)."""
     from kg_count.qa.questions import parse_temporal_question
 
     return parse_temporal_question(question.question).kind
@@ -93,7 +94,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         raise InputError("expected a JSON object of predictions", args.pred)
     if args.dataset == "torque":
         clusters = read_torque_clusters(args.clusters) if args.clusters else None
-        scores = torque_scores(questions, predictions, clusters, kind_of=_kind_of_torque)
+        scores = torque_scores(questions, predictions, clusters, kind_of=torque_question_kind)
     else:
         scores = ester_scores(questions, predictions)
     print(json.dumps(scores, indent=2) if args.json else format_scores(args.dataset, scores))

@@ -39,8 +39,7 @@ def answer_question(analysis: AnalysedPassage, question: str, models: QAModels) 
     asked, _ = question_lemmas(question_doc)
     answers, seen = [], set()
     for row in analysis.graph.related(anchor, relation, 0.0, anchor_is_source):
-        event = next(e for e in analysis.events if e.start == row.begin)
-        if event.lemma in asked or row.phrase.lower() in seen:
+        if analysis.event_at[row.begin].lemma in asked or row.phrase.lower() in seen:
             continue
         if answers and row.confidence < models.semantic.threshold:
             break

@@ -11,20 +11,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 MAX_PHRASE_WORDS = 12
-EVENT_NOUN_FILES = {"noun.event", "noun.act", "noun.process", "noun.phenomenon", "noun.state",
-                    "noun.feeling", "noun.communication", "noun.possession"}
 UNCERTAIN = {"may", "might", "could", "would", "should", "can", "must", "ought"}
 FUTURE = {"will", "shall", "'ll"}
 INTENTION_VERBS = {"plan", "want", "expect", "hope", "try", "seek", "intend", "aim", "propose", "threaten",
                    "promise", "agree", "decide", "prepare", "schedule", "set", "vow", "wish", "need", "urge",
-                   "ask", "call", "demand", "order", "refuse", "plan", "attempt", "fail", "going"}
+                   "ask", "call", "demand", "order", "refuse", "attempt", "fail", "going"}
 REPETITIVE = {"often", "usually", "always", "regularly", "frequently", "repeatedly", "every", "sometimes", "again"}
 REPORTING = {"say", "tell", "report", "announce", "add", "state", "claim", "note", "confirm", "deny", "insist",
              "explain", "warn", "accuse", "quote", "write", "declare", "describe", "argue", "suggest", "believe",
              "think", "know"}
 HYPOTHETICAL_MARKS = {"if", "unless", "whether", "once"}
-CLAUSE_DEPS = {"advcl", "ccomp", "xcomp", "relcl", "conj", "csubj", "parataxis", "acl", "cc", "punct", "mark",
-               "prep_clause"}
+CLAUSE_DEPS = {"advcl", "ccomp", "xcomp", "relcl", "conj", "csubj", "parataxis", "acl", "cc", "punct", "mark"}
 
 
 @dataclass
@@ -45,7 +42,6 @@ class PassageEvent:
     status: str = "finished"
     arguments: dict = field(default_factory=dict)
     phrase: tuple = (0, 0, "")
-    trigger_score: float = 1.0
 
 
 @lru_cache(maxsize=20000)
@@ -114,7 +110,7 @@ def _governing_verb(token):
     for _ in range(4):
         if current.pos_ in ("VERB", "AUX"):
             return current
-        if current.head is current:
+        if current.head.i == current.i:
             break
         current = current.head
     return token
@@ -142,7 +138,7 @@ def tense_aspect(token) -> tuple[str, str]:
     if finite:
         return ("past" if finite[0] == "VBD" else "present"), aspect
     if verb.tag_ in ("VB", "VBG", "VBN") and verb.dep_ in ("xcomp", "advcl", "acl", "pcomp", "relcl", "conj", "ccomp"):
-        head_tense, _ = tense_aspect(verb.head) if verb.head is not verb else ("none", "simple")
+        head_tense, _ = tense_aspect(verb.head) if verb.head.i != verb.i else ("none", "simple")
         return ("infinitive" if verb.tag_ == "VB" else head_tense), aspect
     return "none", aspect
 
@@ -163,16 +159,14 @@ def modality(token) -> frozenset:
                 marks.add("hypothetical")
             if word in REPETITIVE:
                 marks.add("repetitive")
-    for ancestor in verb.ancestors:
-        if ancestor.lemma_.lower() in INTENTION_VERBS and verb.tag_ == "VB":
-            marks.add("intended")
-        if ancestor.lemma_.lower() in REPORTING:
-            marks.add("reported")
-        if any(c.dep_ == "mark" and c.lower_ in HYPOTHETICAL_MARKS for c in ancestor.children):
-            marks.add("hypothetical")
-        break
-    if verb.head.lemma_.lower() in INTENTION_VERBS and verb.tag_ == "VB":
+    head = verb.head
+    if head.lemma_.lower() in INTENTION_VERBS and verb.tag_ == "VB":
         marks.add("intended")
+    if head.i != verb.i:
+        if head.lemma_.lower() in REPORTING:
+            marks.add("reported")
+        if any(c.dep_ == "mark" and c.lower_ in HYPOTHETICAL_MARKS for c in head.children):
+            marks.add("hypothetical")
     return frozenset(marks)
 
 
@@ -225,19 +219,15 @@ def phrase(token) -> tuple[int, int]:
     """Token range of the event phrase: the trigger with its arguments, clauses cut off, <= 12 words."""
     keep = [token]
     for child in token.children:
-        if child.dep_ in CLAUSE_DEPS or child.dep_ in ("advcl", "ccomp", "relcl") or child.is_punct:
+        if child.dep_ in CLAUSE_DEPS or child.is_punct:
             continue
         if child.dep_ == "prep" and any(g.dep_ == "pcomp" and g.pos_ == "VERB" for g in child.children):
             continue
         keep.extend(child.subtree)
-    indices = sorted(t.i for t in keep)
-    start, end = indices[0], indices[-1] + 1
-    contiguous = [i for i in range(start, end) if i in set(indices)]
-    start = min(i for i in contiguous if i <= token.i)
+    start, end = min(t.i for t in keep), max(t.i for t in keep) + 1
     while start < token.i and (token.doc[start].dep_ in ("cc", "mark", "punct", "det", "prep", "advmod")
                                and token.doc[start].head is token):
         start += 1
-    end = max(contiguous) + 1
     while end - 1 > token.i and token.doc[end - 1].is_punct:
         end -= 1
     return _span_words(token.doc, start, end, token.i)
@@ -254,8 +244,7 @@ def find_events(doc, model, style: str, threshold: float) -> list[PassageEvent]:
     for token in doc:
         if token.is_punct or token.is_space or not token.text.strip():
             continue
-        score = model.probability(trigger_features(token, style))
-        if score < threshold:
+        if model.probability(trigger_features(token, style)) < threshold:
             continue
         tense, aspect = tense_aspect(token)
         marks = modality(token)
@@ -265,7 +254,7 @@ def find_events(doc, model, style: str, threshold: float) -> list[PassageEvent]:
         events.append(PassageEvent(
             len(events), token.i, token.idx, token.idx + len(token), token.text, token.lemma_.lower(), token.pos_,
             sentences[token.i], tense, aspect, marks, status(tense, aspect, marks), args,
-            (doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), doc[start:end].text), score))
+            (doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), doc[start:end].text)))
     return events
 
 

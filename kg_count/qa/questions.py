@@ -125,7 +125,3 @@ def parse_semantic_question(text: str) -> SemanticQuestion:
         direction = "effect" if re.search(r"\b(if|unless|had|without)\b", normal) else "cause"
     return SemanticQuestion(text, relation, direction, _modality(normal), normal.strip(" ?.!"))
 
-
-def content_words(text: str) -> list[str]:
-    """The question's content words (lowercased, question and function words removed)."""
-    return [w for w in re.findall(r"[a-z0-9']+", text.lower()) if w not in QUESTION_WORDS and len(w) > 1]

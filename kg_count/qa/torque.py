@@ -50,8 +50,7 @@ def answer_question(analysis: AnalysedPassage, question: str, models: QAModels) 
         if anchor is None or relation is None:
             return []
         rows = analysis.graph.related(anchor, relation, models.temporal.threshold)
-        by_start = {event.start: event for event in analysis.events}
-        rows = [row for row in rows if fits_modality(by_start[row.begin], parsed.modality)]
+        rows = [row for row in rows if fits_modality(analysis.event_at[row.begin], parsed.modality)]
     return sorted({(row.begin, row.end) for row in rows})
 
 
