@@ -16,12 +16,13 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter, defaultdict
-from itertools import combinations
 from pathlib import Path
 
+from kg_count.evaluate.coreference import bcub, blanc_counts
 from kg_count.graph.store import GraphStore
 from kg_count.incidents.build import incidents_of
 from kg_count.incidents.reports import reports_from_store
+from kg_count.io.answers import read_gold_answers
 from kg_count.io.questions import read_questions
 
 
@@ -33,9 +34,9 @@ def gold_from_task(task_dir: Path) -> tuple[dict[str, str], dict[str, dict]]:
         if not answers_path.is_file():
             continue
         questions = read_questions(task_dir / sub / "questions.json")
-        for qid, answer in json.loads(answers_path.read_text()).items():
+        for qid, answer in read_gold_answers(answers_path).items():
             question = questions[qid]
-            for incident, docs in answer["answer_docs"].items():
+            for incident, docs in answer.incidents.items():
                 for doc in docs:
                     doc_incident[doc] = incident
                 p = props[incident]
@@ -60,18 +61,16 @@ def clustering_scores(gold: dict[str, str], system: dict[str, str]) -> dict:
     for d in docs:
         gold_groups[gold[d]].add(d)
         system_groups[system[d]].add(d)
-    precision = sum(len(system_groups[system[d]] & gold_groups[gold[d]]) / len(system_groups[system[d]]) for d in docs)
-    recall = sum(len(system_groups[system[d]] & gold_groups[gold[d]]) / len(gold_groups[gold[d]]) for d in docs)
-    precision, recall = precision / len(docs), recall / len(docs)
-    pairs_gold = {p for g in gold_groups.values() for p in combinations(sorted(g), 2)}
-    pairs_system = {p for g in system_groups.values() for p in combinations(sorted(g), 2)}
-    both = len(pairs_gold & pairs_system)
+    key, response = list(gold_groups.values()), list(system_groups.values())
+    recall_num, recall_den, precision_num, precision_den = bcub(key, response)
+    precision, recall = precision_num / precision_den, recall_num / recall_den
+    pairs_gold, pairs_system, both = blanc_counts(key, response)[:3]
 
     def f1(p, r):
         return 2 * p * r / (p + r) if p + r else 0.0
 
-    pp = both / len(pairs_system) if pairs_system else 1.0
-    pr = both / len(pairs_gold) if pairs_gold else 1.0
+    pp = both / pairs_system if pairs_system else 1.0
+    pr = both / pairs_gold if pairs_gold else 1.0
     return {"documents": len(docs), "gold_incidents": len(gold_groups), "system_incidents": len(system_groups),
             "bcubed_p": round(100 * precision, 2), "bcubed_r": round(100 * recall, 2),
             "bcubed_f1": round(100 * f1(precision, recall), 2),
@@ -111,14 +110,14 @@ def main() -> None:
     with GraphStore(args.store) as store:
         reports = reports_from_store(store)
     incidents = incidents_of(reports)
-    system = {doc: incident.incident_id for incident in incidents for doc in incident.doc_ids}
+    by_doc = {doc: incident for incident in incidents for doc in incident.doc_ids}
+    system = {doc: incident.incident_id for doc, incident in by_doc.items()}
     result = {"reports": len(reports), "incidents": len(incidents)}
     if args.task_dir:
         doc_incident, props = gold_from_task(args.task_dir)
         result["clustering"] = clustering_scores(doc_incident, system)
         result["gold_docs_without_report"] = len(set(doc_incident) - {r.doc_id for r in reports})
         result["report_properties"] = property_agreement({r.doc_id: r for r in reports}, doc_incident, props)
-        by_doc = {doc: incident for incident in incidents for doc in incident.doc_ids}
         result["incident_properties"] = property_agreement(by_doc, doc_incident, props)
     if args.gva:
         result["clustering"] = clustering_scores(gold_from_gva(args.gva), system)

@@ -227,11 +227,11 @@ def main() -> None:
         done = {(r["kind"], r["documents"], r["workers"]) for r in results}
         scratch = Path(tempfile.mkdtemp(prefix="kg_count_bench_"))
         server_sizes = {int(s) for s in args.server_sizes.split(",") if s}
+        worker_counts = sorted((int(w) for w in args.workers.split(",")), reverse=True)
         for size in (int(s) for s in args.sizes.split(",")):
             docs = corpus(size, args.out)
-            workers = sorted((int(w) for w in args.workers.split(",")), reverse=True)
-            runs = [("embedded", workers[0]), ("spacy", 1), *(("embedded", w) for w in workers[1:]),
-                    *(("server", w) for w in workers if size in server_sizes)]
+            runs = [("embedded", worker_counts[0]), ("spacy", 1), *(("embedded", w) for w in worker_counts[1:]),
+                    *(("server", w) for w in worker_counts if size in server_sizes)]
             for kind, workers in runs:
                 if (kind, size, workers) in done:
                     continue

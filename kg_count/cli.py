@@ -208,7 +208,9 @@ def run_extract(args: argparse.Namespace) -> int:
 
 
 def _require_store(path) -> None:
-    if isinstance(path, str):
+    from kg_count.graph.store import is_endpoint
+
+    if is_endpoint(path):
         return
     if not path.is_dir() or not any(path.iterdir()):
         raise UsageError(f"no store at {path}; build one with: kg-count build --docs DOCS --store {path}")
@@ -264,16 +266,22 @@ def run_answer(args: argparse.Namespace) -> int:
     return 0
 
 
-def score_answer_files(gold: Path, system: Path, questions: Path | None = None, subtask: int | None = None) -> dict:
-    """Read gold, system answers and (optional) questions and return the task scores."""
-    from kg_count.evaluate.task_scores import evaluate_answers
+def read_answer_files(gold: Path, system: Path, questions: Path | None = None) -> tuple[dict, dict, dict | None]:
+    """Read gold answers, system answers and the questions (``questions``, else the questions.json
+    beside the gold file when there is one, else None)."""
     from kg_count.io.answers import read_gold_answers, read_system_answers
     from kg_count.io.questions import read_questions
 
     if questions is None and (gold.parent / "questions.json").is_file():
         questions = gold.parent / "questions.json"
-    parsed = read_questions(questions) if questions else None
-    return evaluate_answers(read_gold_answers(gold), read_system_answers(system), parsed, subtask)
+    return read_gold_answers(gold), read_system_answers(system), read_questions(questions) if questions else None
+
+
+def score_answer_files(gold: Path, system: Path, questions: Path | None = None, subtask: int | None = None) -> dict:
+    """Read gold, system answers and (optional) questions and return the task scores."""
+    from kg_count.evaluate.task_scores import evaluate_answers
+
+    return evaluate_answers(*read_answer_files(gold, system, questions), subtask)
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
@@ -287,10 +295,13 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.report is not None and not answers_given:
         raise UsageError("--report needs --gold and --system")
     if answers_given:
-        scores = score_answer_files(args.gold, args.system, args.questions, args.subtask)
+        from kg_count.evaluate.task_scores import evaluate_answers
+
+        inputs = read_answer_files(args.gold, args.system, args.questions)
+        scores = evaluate_answers(*inputs, args.subtask)
         print(json.dumps(scores, indent=2) if args.json else format_task_scores(scores))
         if args.report is not None:
-            path = write_html_report(args)
+            path = write_html_report(args, scores, inputs)
             print(f"report -> {path}", file=sys.stderr if args.json else sys.stdout)
     else:
         from kg_count.evaluate.coreference import score_coreference
@@ -301,15 +312,11 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-def write_html_report(args: argparse.Namespace) -> Path:
-    """Write the HTML report of ``kg-count evaluate --report``; return the page's path."""
+def write_html_report(args: argparse.Namespace, scores: dict, inputs: tuple[dict, dict, dict | None]) -> Path:
+    """Write the HTML report of ``kg-count evaluate --report`` from the ``scores`` of the read
+    ``inputs`` (gold, system, questions); return the page's path."""
     from kg_count.evaluate.html_report import write_report
-    from kg_count.io.answers import read_gold_answers, read_system_answers
-    from kg_count.io.questions import read_questions
 
-    questions = args.questions
-    if questions is None and (args.gold.parent / "questions.json").is_file():
-        questions = args.gold.parent / "questions.json"
     doc_incidents = {}
     if args.store is not None:
         from kg_count.graph.store import GraphStore
@@ -318,9 +325,7 @@ def write_html_report(args: argparse.Namespace) -> Path:
         _require_store(args.store)
         with GraphStore(args.store) as store:
             doc_incidents = {str(r.docId): str(r.incidentId) for r in store.query(read_query("document_incidents"))}
-    scores = score_answer_files(args.gold, args.system, questions, args.subtask)
-    return write_report(args.report, scores, read_gold_answers(args.gold), read_system_answers(args.system),
-                        read_questions(questions) if questions else None, doc_incidents)
+    return write_report(args.report, scores, *inputs, doc_incidents)
 
 
 def run_sample(args: argparse.Namespace) -> int:

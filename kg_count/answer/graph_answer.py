@@ -16,7 +16,6 @@ from __future__ import annotations
 import datetime as dt
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Mapping
 
 from rdflib import XSD, Literal, URIRef
@@ -26,7 +25,7 @@ from kg_count.graph.namespaces import KGC
 from kg_count.graph.queries import read_query
 from kg_count.io.answers import SystemAnswer
 from kg_count.io.questions import Question
-from kg_count.nlp.places import gazetteer, parse_city_iri, state_iri
+from kg_count.nlp.places import iri_coordinates, parse_city_iri, state_iri
 from kg_count.progress import progress
 
 NEAR_DAYS = 3
@@ -47,17 +46,12 @@ class FoundIncident:
     doc_ids: list[str] = field(default_factory=list)
 
 
-@lru_cache(maxsize=None)
-def _fragment(name: str) -> str:
-    return read_query(f"answer/{name}")
-
-
 def question_query(fragments: tuple[str, ...], bindings: dict) -> str:
     """The answer query with the named constraint fragments and a VALUES row binding their variables."""
     names = " ".join(f"?{name}" for name in bindings)
     values = " ".join(term.n3() for term in bindings.values())
-    body = "\n  ".join([f"VALUES ({names}) {{ ({values}) }}", *(_fragment(name) for name in fragments)])
-    return _fragment("incidents").replace("#CONSTRAINTS", body)
+    body = "\n  ".join([f"VALUES ({names}) {{ ({values}) }}", *(read_query(f"answer/{name}") for name in fragments)])
+    return read_query("answer/incidents").replace("#CONSTRAINTS", body)
 
 
 def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dict] | None:
@@ -81,7 +75,7 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
     if question.location is not None and question.location[1]:
         granularity, value = question.location
         city = parse_city_iri(value) if relax and granularity == "city" else None
-        where = gazetteer().coordinates.get(city) if city else None
+        where = iri_coordinates(value) if city else None
         if city is not None and relax >= 2:
             fragments.append("state")
             bindings["place"] = URIRef(state_iri(city[1]))
@@ -103,7 +97,11 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
 
 def find_incidents(store, question: Question, relax: int = 0) -> list[FoundIncident]:
     """Run the question's query (relaxed as ``query_plan`` says); return the incidents found, with their documents."""
-    plan = query_plan(question, relax)
+    return incidents_of_plan(store, query_plan(question, relax))
+
+
+def incidents_of_plan(store, plan: tuple[tuple[str, ...], dict] | None) -> list[FoundIncident]:
+    """Run the query of a ``query_plan`` result; the incidents found, with their documents (none for None)."""
     if plan is None:
         return []
     fragments, bindings = plan
@@ -118,12 +116,16 @@ def find_incidents(store, question: Question, relax: int = 0) -> list[FoundIncid
 
 def answer_question(store, question: Question) -> SystemAnswer:
     """Answer one question from the store's incidents."""
-    incidents = find_incidents(store, question)
+    plans = [query_plan(question)]
+    incidents = incidents_of_plan(store, plans[0])
     if question.subtask == 1:
         for relax in (1, 2, 3):
             if incidents:
                 break
-            incidents = find_incidents(store, question, relax)
+            plan = query_plan(question, relax)
+            if plan not in plans:  # a relaxation that changes nothing would find nothing again
+                plans.append(plan)
+                incidents = incidents_of_plan(store, plan)
         if not incidents:
             return SystemAnswer(None, [])
         best = max(incidents, key=lambda i: (len(i.doc_ids), i.certainty == "text", i.iri))

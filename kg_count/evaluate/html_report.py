@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import os
 from pathlib import Path
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from kg_count.evaluate.task_scores import document_score
 from kg_count.io.answers import GoldAnswer, SystemAnswer
@@ -76,7 +76,7 @@ def _subtask_section(number: str, scores: dict, gold: Mapping[str, GoldAnswer], 
         rows.append([html.escape(qid), html.escape(question.verbose if question else ""),
                      str(gold[qid].numerical_answer) if counts else "",
                      "" if answer is None or answer.numerical_answer is None else str(answer.numerical_answer),
-                     _gold_incidents(gold[qid]), found])
+                     _incident_lines(gold[qid].incidents), found])
     parts.append("<h3>Worst questions</h3>")
     parts.append(_table(rows, ["question", "text", "gold", "system", "gold incidents", "system incidents"]))
     return "\n".join(parts)
@@ -89,15 +89,15 @@ def _badness(gold: GoldAnswer, answer: SystemAnswer | None) -> tuple:
     return (error, 1.0 - document_score(answer.documents, gold.documents).f1)
 
 
-def _gold_incidents(gold: GoldAnswer) -> str:
-    return "<br>".join(f"{html.escape(i)}: {html.escape(' '.join(d))}" for i, d in gold.incidents.items()) or "-"
+def _incident_lines(groups: Mapping[str, Iterable[str]]) -> str:
+    return "<br>".join(f"{html.escape(i)}: {html.escape(' '.join(d))}" for i, d in groups.items()) or "-"
 
 
 def _grouped(documents, doc_incidents: Mapping[str, str]) -> str:
     groups: dict[str, list[str]] = {}
     for doc in documents:
         groups.setdefault(doc_incidents.get(doc, "?"), []).append(doc)
-    return "<br>".join(f"{html.escape(i)}: {html.escape(' '.join(d))}" for i, d in groups.items()) or "-"
+    return _incident_lines(groups)
 
 
 def write_report(folder: str | os.PathLike, scores: dict, gold: Mapping[str, GoldAnswer],

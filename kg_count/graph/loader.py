@@ -60,8 +60,8 @@ def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: in
     """
     summary = BuildSummary()
     started = time.perf_counter()
-    with GraphStore(location) as store, contextlib.ExitStack() as resources:
-        records_cache = None if cache is None else resources.enter_context(RecordCache(cache))
+    with GraphStore(location) as store, \
+            (RecordCache(cache) if cache is not None else contextlib.nullcontext()) as records_cache:
         present = store.complete_documents()
         total = count_any(docs)
 

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from rdflib import XSD, Dataset, Graph, Literal

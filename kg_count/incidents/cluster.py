@@ -41,7 +41,7 @@ def candidate_pairs(reports: Sequence[Report]) -> list[tuple[int, int]]:
         by_family.setdefault(report.family, []).append(i)
         for last in {p.last_name.lower() for p in report.names}:
             by_name.setdefault((report.family, last), []).append(i)
-    pairs = {(i, j) for members in by_name.values() for i, j in combinations(sorted(set(members)), 2)}
+    pairs = {(i, j) for members in by_name.values() for i, j in combinations(sorted(members), 2)}
     for members in by_family.values():
         intervals = sorted((date_interval(reports[i]), i) for i in members)
         for n, ((first, last), i) in enumerate(intervals):

@@ -10,7 +10,6 @@ import datetime as dt
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from kg_count.errors import InputError

@@ -178,13 +178,8 @@ def stated_counts(doc, events: Sequence[EventMention], participants: Sequence[Pa
     named = {status: sum(1 for p in participants if p.status == status) for status in best}
     result = {}
     for status in ("killed", "fired", "injured"):
-        value = best[status]
-        if status == "injured" and result["killed"]:
-            # people "shot" in a story of a killing are mostly the dead: count only explicit injuries
-            value = best[INJURED_EXPLICITLY]
-        # "shot" in a story of a killing usually speaks of the people who died: no injured by default then
-        default = 1 if seen_type[status] and not (status == "injured" and result["killed"]) else 0
-        if status == "injured" and result["killed"] and seen_type[INJURED_EXPLICITLY] and value is None:
-            default = 1
-        result[status] = max(value if value is not None else default, named[status])
+        # people "shot" in a story of a killing are mostly the dead: count only explicit injuries
+        key = INJURED_EXPLICITLY if status == "injured" and result["killed"] else status
+        value = best[key]
+        result[status] = max(value if value is not None else int(seen_type[key]), named[status])
     return Counts(result["killed"], result["injured"], result["fired"])

@@ -279,9 +279,8 @@ def place_names(doc) -> list[tuple[str, int]]:
             before = tokens[i - 1].lower_ if i else ""
             after = tokens[i + length].lower_ if i + length < len(tokens) else ""
             name = " ".join(t.text for t in span)
-            if length == 1 and is_common_word(name):
-                continue
-            if (before in PLACE_PREPOSITIONS or after in INCIDENT_NOUNS) and _known(name):
+            if (before in PLACE_PREPOSITIONS or after in INCIDENT_NOUNS) and _known(name) \
+                    and not (length == 1 and is_common_word(name)):
                 found.append((name, i))
                 break
     return found
@@ -293,7 +292,6 @@ def find_place(doc, body_start: int) -> Place | None:
     Order of evidence: a dateline, "City , State" phrases, then place names of the title and text
     (title ones weigh more, towns before counties) with the state the text names.
     """
-    g = gazetteer()
     words = [t.text for t in doc]
     votes = state_votes(words)
     found = dateline(words[body_start:body_start + 40])
