@@ -1,0 +1,421 @@
+"""The ``kg-count`` command line. Exit codes: 0 done, 1 bad input, 2 bad usage, 130 interrupted."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+from kg_count import __version__
+from kg_count.errors import KgCountError, UsageError
+from kg_count.qa.commands import add_qa_parser
+
+SYSTEMS = ("graph", "baseline")
+EVENT_TYPES = ("killing", "injuring", "fire_burning", "job_firing")
+STORE_HELP = "store folder, or the URL of a SPARQL 1.1 server (query at URL/query, update at URL/update)"
+DOCS_HELP = "documents: the task's CoNLL format, or JSON lines of articles (doc_id, title, dct, content) ending in .jsonl"
+DESCRIPTION = ("Read news, build event-centric knowledge graphs, group reports into incidents and answer "
+               "counting questions with SPARQL. Exit codes: 0 done, 1 bad input, 2 bad usage, 130 interrupted.")
+SCHEDULER_ADDRESS = re.compile(r"^(tcp|tls|ucx|ws|wss|inproc)://[^\s/]+$")
+
+
+def _store_location(text: str):
+    from kg_count.graph.store import store_location
+
+    try:
+        return store_location(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _count_at_least(minimum: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+def _add_build_options(parser) -> None:
+    parser.add_argument("--batch-size", type=_count_at_least(1), default=32, help="documents per batch (default: 32)")
+    parser.add_argument("--workers", type=_count_at_least(1), default=1,
+                        help="local processes extracting documents (default: 1)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="send batches to the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="extract every document again instead of reusing records cached by content hash")
+
+
+def _add_answer(subparsers) -> None:
+    parser = subparsers.add_parser("answer", help="answer a questions.json file",
+                                   description="Answer every question of a questions file (S1, S2, S3 mixed or apart).")
+    parser.add_argument("--system", choices=SYSTEMS, default="graph",
+                        help="graph: SPARQL over the incident graph (default); baseline: the organisers' baseline")
+    parser.add_argument("--docs", required=True, type=Path, help=DOCS_HELP)
+    parser.add_argument("--questions", required=True, type=Path, help="questions.json")
+    parser.add_argument("--out", required=True, type=Path, help="where to write answers.json (written atomically)")
+    parser.add_argument("--store", type=_store_location, help=f"{STORE_HELP}; what it lacks is built first "
+                                                              "(default: a folder for DOCS under the kg_count cache)")
+    parser.add_argument("--conll-out", type=Path, help="also write DOCS with event coreference chains (graph system)")
+    _add_build_options(parser)
+    parser.set_defaults(handler=run_answer)
+
+
+def _add_evaluate(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "evaluate", help="score answers or coreference chains against gold",
+        description="Incident- and document-level scores (--gold/--system), or mention-level coreference "
+                    "scores (--gold-conll/--system-conll).")
+    parser.add_argument("--gold", type=Path, help="gold answers.json")
+    parser.add_argument("--system", type=Path, help="system answers.json")
+    parser.add_argument("--questions", type=Path,
+                        help="questions.json for breakdowns by event type and property pair "
+                             "(default: questions.json beside the gold file, when present)")
+    parser.add_argument("--subtask", type=int, choices=(1, 2, 3), help="score all questions as this subtask")
+    parser.add_argument("--gold-conll", type=Path, help="gold CoNLL with event coreference chains")
+    parser.add_argument("--system-conll", type=Path, help="system CoNLL with event coreference chains")
+    parser.add_argument("--cross-document", action="store_true",
+                        help="score chains over the whole file as one document (default: per document, "
+                             "summed, as the reference scorer does)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.add_argument("--report", type=Path, help="also write an HTML report with plots and the worst questions "
+                                                    "into this folder (index.html)")
+    parser.add_argument("--store", type=_store_location, help="with --report: group the system's documents by the store's "
+                                                   "incidents")
+    parser.set_defaults(handler=run_evaluate)
+
+
+def _add_run_sample(subparsers) -> None:
+    parser = subparsers.add_parser("run-sample", help="answer and score the embedded sample (what `make run` does)",
+                                   description="Build the store of a sample folder (docs.conll), answer each of its "
+                                               "s1/, s2/, s3/ questions files and score those that have gold "
+                                               "answers; this is what `make run` does.")
+    parser.add_argument("--sample", type=Path, default=Path("data/sample"), help="sample folder (default: data/sample)")
+    parser.add_argument("--out", type=Path, default=Path("out/sample"), help="output folder (default: out/sample)")
+    parser.add_argument("--system", choices=SYSTEMS, default="graph", help="which system answers (default: graph)")
+    parser.set_defaults(handler=run_sample)
+
+
+def _add_graph_commands(subparsers) -> None:
+    build = subparsers.add_parser("build", help="build or update a graph store from documents",
+                                  description="Extract document graphs into a store (an Oxigraph folder or a "
+                                              "SPARQL server). Documents already in the store are skipped, so an "
+                                              "interrupted build resumes.")
+    build.add_argument("--docs", required=True, type=Path, help=DOCS_HELP)
+    build.add_argument("--store", required=True, type=_store_location, help=f"{STORE_HELP} (created when missing)")
+    _add_build_options(build)
+    build.set_defaults(handler=run_build)
+
+    dump = subparsers.add_parser("dump", help="print a document's or an incident's graph as Turtle",
+                                 description="Print one document's named graph, or one incident with its time "
+                                             "and people, as Turtle (read-only).")
+    dump.add_argument("--store", required=True, type=_store_location, help=STORE_HELP)
+    which = dump.add_mutually_exclusive_group(required=True)
+    which.add_argument("--doc", help="document id")
+    which.add_argument("--incident", help="incident id (see kg-count incidents)")
+    dump.set_defaults(handler=run_dump)
+
+    sparql = subparsers.add_parser(
+        "sparql", help="run a read-only SPARQL query over a store",
+        description="Run a SPARQL query (SELECT, ASK, CONSTRUCT, DESCRIBE) over all graphs of a store. The "
+                    "command is read-only: updates are refused, and so are SERVICE calls to other endpoints "
+                    "unless --allow-service is given.")
+    sparql.add_argument("--store", required=True, type=_store_location, help=STORE_HELP)
+    sparql.add_argument("query", nargs="?", help="the query text")
+    sparql.add_argument("--file", type=Path, help="read the query from a file")
+    sparql.add_argument("--format", choices=("table", "csv", "json"), default="table",
+                        help="SELECT rows as an aligned table (default), CSV or JSON; CONSTRUCT and DESCRIBE "
+                             "print Turtle")
+    sparql.add_argument("--allow-service", action="store_true",
+                        help="let the query call other SPARQL endpoints with SERVICE (HTTP requests to them)")
+    sparql.set_defaults(handler=run_sparql)
+
+    incidents = subparsers.add_parser(
+        "incidents", help="list incidents, or explain one",
+        description="Without --id, list the store's incidents (filtered by type, place, date); with --id, show an "
+                    "incident's documents, properties and why its documents were merged. Incidents are (re)built "
+                    "over the whole store when its documents have changed.")
+    incidents.add_argument("--store", required=True, type=_store_location, help=STORE_HELP)
+    incidents.add_argument("--id", help="incident id")
+    incidents.add_argument("--type", choices=EVENT_TYPES, help="only incidents of this event type")
+    incidents.add_argument("--place", help="text the city or state IRI contains, e.g. Columbus or Mississippi")
+    incidents.add_argument("--date", help="date prefix, e.g. 2016, 2016-03 or 2016-03-14")
+    incidents.add_argument("--limit", type=_count_at_least(0), default=50,
+                           help="incidents to list (default: 50; 0 for all)")
+    incidents.set_defaults(handler=run_incidents)
+
+    extract = subparsers.add_parser("extract", help="write what the pipeline reads from each document as JSON lines",
+                                    description="One JSON line per document: event types, incident date, city, "
+                                                "state, location IRIs, killed/injured/fired counts, participants.")
+    extract.add_argument("--docs", required=True, type=Path, help=DOCS_HELP)
+    extract.add_argument("--out", required=True, type=Path, help="output JSON lines (written atomically)")
+    extract.set_defaults(handler=run_extract)
+
+
+def build_options(args: argparse.Namespace) -> dict:
+    """The keyword arguments of ``build_store`` given by ``--batch-size``, ``--workers``, ``--scheduler``, ``--no-cache``."""
+    from kg_count.nlp.record_cache import default_cache_path
+
+    if args.scheduler is not None and args.workers != 1:
+        raise UsageError("give --workers or --scheduler, not both")
+    if args.scheduler is not None and not SCHEDULER_ADDRESS.match(args.scheduler):
+        raise UsageError(f"--scheduler {args.scheduler!r} is not a Dask scheduler address like tcp://HOST:8786")
+    cache = None if args.no_cache else default_cache_path()
+    return {"batch_size": args.batch_size, "workers": args.workers, "scheduler": args.scheduler, "cache": cache}
+
+
+def run_build(args: argparse.Namespace) -> int:
+    from kg_count.graph.loader import build_store
+
+    summary = build_store(args.docs, args.store, **build_options(args))
+    print(f"store {args.store}")
+    print("\n".join(summary.lines()))
+    return 0
+
+
+def run_dump(args: argparse.Namespace) -> int:
+    from kg_count.graph.store import GraphStore
+
+    with GraphStore(args.store, create=False) as store:
+        if args.doc is not None:
+            print(store.document_turtle(args.doc))
+        else:
+            from kg_count.incidents.explain import incident_turtle
+
+            print(incident_turtle(store, args.incident))
+    return 0
+
+
+def run_incidents(args: argparse.Namespace) -> int:
+    from kg_count.graph.store import GraphStore
+    from kg_count.incidents.explain import explain_incident, list_incidents
+
+    with GraphStore(args.store, create=False) as store:
+        if args.id is not None:
+            print(explain_incident(store, args.id))
+        else:
+            print(list_incidents(store, args.type, args.place, args.date, args.limit))
+    return 0
+
+
+def run_sparql(args: argparse.Namespace) -> int:
+    from kg_count.graph.results import calls_service, format_results
+    from kg_count.graph.store import GraphStore
+
+    if (args.query is None) == (args.file is None):
+        raise UsageError("give a query or --file, not both")
+    if args.file is not None and not args.file.is_file():
+        raise UsageError(f"query file {args.file} not found")
+    text = args.query if args.file is None else args.file.read_text(encoding="utf-8")
+    if calls_service(text) and not args.allow_service:
+        raise UsageError("the query calls another endpoint with SERVICE; give --allow-service to let it")
+    with GraphStore(args.store, create=False) as store:
+        try:
+            result = store.query(text)
+        except Exception as error:  # pyparsing / oxigraph syntax errors have no common base class
+            raise KgCountError(f"SPARQL query failed: {error}") from None
+        print(format_results(result, args.format))
+    return 0
+
+
+def run_extract(args: argparse.Namespace) -> int:
+    from kg_count.io.articles import iter_any
+    from kg_count.io.atomic import atomic_writer
+    from kg_count.nlp.pipeline import process
+    from kg_count.progress import progress
+
+    documents = list(iter_any(args.docs))
+    with atomic_writer(args.out) as out:
+        for record in progress(process(documents), "extracting", total=len(documents), unit="doc"):
+            out.write(json.dumps(record.summary()) + "\n")
+    print(f"extracted {len(documents)} documents -> {args.out}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser of ``kg-count`` with all its subcommands."""
+    parser = argparse.ArgumentParser(prog="kg-count", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"kg-count {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers.required = True
+    _add_answer(subparsers)
+    _add_evaluate(subparsers)
+    _add_run_sample(subparsers)
+    _add_graph_commands(subparsers)
+    add_qa_parser(subparsers)
+    _remember_parsers(parser)
+    return parser
+
+
+def _remember_parsers(parser: argparse.ArgumentParser) -> None:
+    """Give every subcommand's parser a default ``command_parser`` naming itself, so that a usage error
+    found after parsing prints that subcommand's usage."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                sub.set_defaults(command_parser=sub)
+                _remember_parsers(sub)
+
+
+def answer_file(system: str, docs: Path, questions: Path, out: Path, store_path=None,
+                conll_out: Path | None = None, build: dict | None = None) -> dict:
+    """Answer the questions file ``questions`` over the documents ``docs`` with ``system``; write ``out``.
+
+    Questions are validated before the documents are read. The graph system first builds what
+    the store lacks (``build``: the options of ``build_store``) and the incidents over the whole
+    store. Returns the answers by question id.
+    """
+    from kg_count.io.answers import write_system_answers
+    from kg_count.io.questions import read_questions
+
+    parsed = read_questions(questions)
+    if system == "baseline":
+        from kg_count.answer.baseline import answer_baseline
+        from kg_count.io.conll import read_documents
+
+        if conll_out is not None:
+            raise UsageError("--conll-out needs the graph system")
+        answers = answer_baseline(parsed, read_documents(docs))
+    else:
+        from kg_count.answer.pipeline import answer_with_graph
+
+        answers = answer_with_graph(parsed, docs, store_path, conll_out, build)
+    write_system_answers(out, answers)
+    return answers
+
+
+def run_answer(args: argparse.Namespace) -> int:
+    answers = answer_file(args.system, args.docs, args.questions, args.out, args.store, args.conll_out,
+                          build_options(args))
+    print(f"answered {len(answers)} questions -> {args.out}")
+    if args.conll_out is not None:
+        print(f"documents with event coreference chains -> {args.conll_out}")
+    return 0
+
+
+def read_answer_files(gold: Path, system: Path, questions: Path | None = None) -> tuple[dict, dict, dict | None]:
+    """Read gold answers, system answers and the questions (``questions``, else the questions.json
+    beside the gold file when there is one, else None)."""
+    from kg_count.io.answers import read_gold_answers, read_system_answers
+    from kg_count.io.questions import read_questions
+
+    if questions is None and (gold.parent / "questions.json").is_file():
+        questions = gold.parent / "questions.json"
+    return read_gold_answers(gold), read_system_answers(system), read_questions(questions) if questions else None
+
+
+def score_answer_files(gold: Path, system: Path, questions: Path | None = None, subtask: int | None = None) -> dict:
+    """Read gold, system answers and (optional) questions and return the task scores."""
+    from kg_count.evaluate.task_scores import evaluate_answers
+
+    return evaluate_answers(*read_answer_files(gold, system, questions), subtask)
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    from kg_count.evaluate.text_report import format_coreference_scores, format_task_scores
+
+    answers_given = args.gold is not None or args.system is not None
+    chains_given = args.gold_conll is not None or args.system_conll is not None
+    if answers_given == chains_given or (answers_given and not (args.gold and args.system)) or \
+            (chains_given and not (args.gold_conll and args.system_conll)):
+        raise UsageError("give either --gold and --system, or --gold-conll and --system-conll")
+    if args.report is not None and not answers_given:
+        raise UsageError("--report needs --gold and --system")
+    if args.report is not None and args.report.exists() and not args.report.is_dir():
+        raise UsageError(f"--report {args.report} is a file; give a folder for index.html")
+    if answers_given:
+        from kg_count.evaluate.task_scores import evaluate_answers
+
+        inputs = read_answer_files(args.gold, args.system, args.questions)
+        scores = evaluate_answers(*inputs, args.subtask)
+        print(json.dumps(scores, indent=2) if args.json else format_task_scores(scores))
+        if args.report is not None:
+            path = write_html_report(args, scores, inputs)
+            print(f"report -> {path}", file=sys.stderr if args.json else sys.stdout)
+    else:
+        from kg_count.evaluate.coreference import score_coreference
+        from kg_count.io.conll import read_chains
+
+        gold, system = read_chains(args.gold_conll), read_chains(args.system_conll)
+        _require_same_documents(gold, system, args.gold_conll, args.system_conll)
+        scores = score_coreference(gold, system, args.cross_document)
+        print(json.dumps(scores, indent=2) if args.json else format_coreference_scores(scores))
+    return 0
+
+
+def _require_same_documents(gold: dict, system: dict, gold_path: Path, system_path: Path) -> None:
+    """InputError when the gold and system CoNLL files do not hold the same documents."""
+    from kg_count.errors import InputError
+
+    for path, missing in ((system_path, set(gold) - set(system)), (gold_path, set(system) - set(gold))):
+        if missing:
+            raise InputError(f"lacks {len(missing)} document(s) the other file has (e.g. {min(missing)}): "
+                             "is one file truncated?", path)
+
+
+def write_html_report(args: argparse.Namespace, scores: dict, inputs: tuple[dict, dict, dict | None]) -> Path:
+    """Write the HTML report of ``kg-count evaluate --report`` from the ``scores`` of the read
+    ``inputs`` (gold, system, questions); return the page's path."""
+    from kg_count.evaluate.html_report import write_report
+
+    doc_incidents = {}
+    if args.store is not None:
+        from kg_count.graph.store import GraphStore
+        from kg_count.graph.queries import read_query
+
+        with GraphStore(args.store, create=False) as store:
+            doc_incidents = {str(r.docId): str(r.incidentId) for r in store.query(read_query("document_incidents"))}
+    return write_report(args.report, scores, *inputs, doc_incidents)
+
+
+def run_sample(args: argparse.Namespace) -> int:
+    from kg_count.evaluate.text_report import format_task_scores
+
+    docs = args.sample / "docs.conll"
+    subtasks = sorted(p for p in args.sample.glob("s[123]") if (p / "questions.json").is_file())
+    if not docs.is_file() or not subtasks:
+        raise UsageError(f"{args.sample} must hold docs.conll and s1/, s2/ or s3/ with questions.json")
+    print(f"kg-count {__version__}: system '{args.system}' on {docs}")
+    for folder in subtasks:
+        out = args.out / folder.name / "answers.json"
+        answers = answer_file(args.system, docs, folder / "questions.json", out, args.out / "store")
+        print(f"\n{folder.name}: answered {len(answers)} questions -> {out}")
+        if (folder / "answers.json").is_file():
+            scores = score_answer_files(folder / "answers.json", out, folder / "questions.json")
+            print(format_task_scores(scores, f"{folder.name} scores"))
+        else:
+            print(f"{folder.name}: no gold answers in {folder}; not scored")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``kg-count`` with ``argv``; return the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except UsageError as error:
+        getattr(args, "command_parser", parser).error(str(error))
+    except KgCountError as error:
+        print(f"kg-count: error: {error}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print("kg-count: interrupted (a build resumes where it stopped when run again)", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader of our output (e.g. `| head`) has gone: say nothing more on stdout
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print("kg-count: error: output closed before all was written", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

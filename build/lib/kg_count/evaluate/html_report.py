@@ -1,0 +1,118 @@
+"""An HTML report of task scores: plots (inline SVG) and the worst questions beside their gold.
+
+Reads the scores of ``evaluate_answers``, the gold and system answers, the questions and,
+optionally, the store's incidents (to show the system's documents grouped by incident); writes
+``index.html`` into a folder, atomically.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from kg_count.evaluate.task_scores import document_score
+from kg_count.io.answers import GoldAnswer, SystemAnswer
+from kg_count.io.atomic import atomic_writer
+from kg_count.io.questions import Question
+
+WORST_SHOWN = 25
+BAR_WIDTH, BAR_GAP, PLOT_HEIGHT = 46, 10, 160
+
+
+def _class_order(name: str) -> tuple:
+    return (int(name.rstrip("+")), name) if name.rstrip("+").isdigit() else (10 ** 6, name)
+
+
+def bar_chart(title: str, values: Mapping[str, float], maximum: float = 100.0, unit: str = "") -> str:
+    """An inline SVG bar chart of ``values`` (label -> number), bars scaled to ``maximum``."""
+    names = sorted(values, key=_class_order)
+    width = max(len(names), 1) * (BAR_WIDTH + BAR_GAP) + 40
+    parts = [f'<svg width="{width}" height="{PLOT_HEIGHT + 60}" role="img" aria-label="{html.escape(title)}">',
+             f'<text x="4" y="14" font-size="13" font-weight="bold">{html.escape(title)}</text>']
+    for n, name in enumerate(names):
+        value = values[name]
+        height = 0 if maximum <= 0 else PLOT_HEIGHT * min(value, maximum) / maximum
+        x, y = 30 + n * (BAR_WIDTH + BAR_GAP), 24 + PLOT_HEIGHT - height
+        parts.append(f'<rect x="{x}" y="{y:.1f}" width="{BAR_WIDTH}" height="{height:.1f}" fill="#4a7bb7"/>')
+        parts.append(f'<text x="{x + BAR_WIDTH / 2}" y="{y - 3:.1f}" font-size="11" text-anchor="middle">'
+                     f'{value:.1f}{unit}</text>')
+        parts.append(f'<text x="{x + BAR_WIDTH / 2}" y="{PLOT_HEIGHT + 40}" font-size="10" text-anchor="middle">'
+                     f'{html.escape(name[:12])}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _table(rows: list[list[str]], header: list[str]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _subtask_section(number: str, scores: dict, gold: Mapping[str, GoldAnswer], system: Mapping[str, SystemAnswer],
+                     questions: Mapping[str, Question], doc_incidents: Mapping[str, str]) -> str:
+    counts = "accuracy" in scores
+    keys = ["answered", "accuracy", "rmse", "doc_precision", "doc_recall", "doc_f1"] if counts else \
+        ["answered", "doc_precision", "doc_recall", "doc_f1"]
+    parts = [f"<h2>Subtask {number}</h2>",
+             _table([[k, f"{scores[k]:.2f}"] for k in keys if k in scores], ["measure", "value"])]
+    for breakdown in ("by_count", "by_event_type", "by_property_pair"):
+        groups = scores.get(breakdown)
+        if not groups:
+            continue
+        label = breakdown.removeprefix("by_").replace("_", " ")
+        if counts:
+            parts.append(bar_chart(f"accuracy by {label}", {k: v["accuracy"] for k, v in groups.items()}))
+            parts.append(bar_chart(f"RMSE by {label}", {k: v["rmse"] for k, v in groups.items()},
+                                   max([v["rmse"] for v in groups.values()] + [1.0])))
+        parts.append(bar_chart(f"document F1 by {label}", {k: v["doc_f1"] for k, v in groups.items()}))
+    ids = [q for q in gold if q in questions and questions[q].subtask == int(number)] or list(gold)
+    worst = sorted(ids, key=lambda q: _badness(gold[q], system.get(q)), reverse=True)[:WORST_SHOWN]
+    rows = []
+    for qid in worst:
+        answer, question = system.get(qid), questions.get(qid)
+        found = "(no answer)" if answer is None else _grouped(answer.documents, doc_incidents)
+        rows.append([html.escape(qid), html.escape(question.verbose if question else ""),
+                     str(gold[qid].numerical_answer) if counts else "",
+                     "" if answer is None or answer.numerical_answer is None else str(answer.numerical_answer),
+                     _incident_lines(gold[qid].incidents), found])
+    parts.append("<h3>Worst questions</h3>")
+    parts.append(_table(rows, ["question", "text", "gold", "system", "gold incidents", "system incidents"]))
+    return "\n".join(parts)
+
+
+def _badness(gold: GoldAnswer, answer: SystemAnswer | None) -> tuple:
+    if answer is None:
+        return (float("inf"), 1.0)
+    error = abs((answer.numerical_answer or 0) - gold.numerical_answer) if answer.numerical_answer is not None else 0
+    return (error, 1.0 - document_score(answer.documents, gold.documents).f1)
+
+
+def _incident_lines(groups: Mapping[str, Iterable[str]]) -> str:
+    return "<br>".join(f"{html.escape(i)}: {html.escape(' '.join(d))}" for i, d in groups.items()) or "-"
+
+
+def _grouped(documents, doc_incidents: Mapping[str, str]) -> str:
+    groups: dict[str, list[str]] = {}
+    for doc in documents:
+        groups.setdefault(doc_incidents.get(doc, "?"), []).append(doc)
+    return _incident_lines(groups)
+
+
+def write_report(folder: str | os.PathLike, scores: dict, gold: Mapping[str, GoldAnswer],
+                 system: Mapping[str, SystemAnswer], questions: Mapping[str, Question] | None,
+                 doc_incidents: Mapping[str, str] | None = None) -> Path:
+    """Write ``folder/index.html``; return its path."""
+    subtasks = scores.get("subtasks") or {str(scores.get("subtask", 2)): scores}
+    sections = [_subtask_section(n, s, gold, system, questions or {}, doc_incidents or {})
+                for n, s in sorted(subtasks.items())]
+    page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>kg-count evaluation</title><style>"
+            "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
+            "td,th{border:1px solid #ccc;padding:3px 6px;font-size:12px;vertical-align:top}svg{margin:6px}"
+            "</style></head><body><h1>kg-count evaluation</h1>" + "\n".join(sections) + "</body></html>")
+    path = Path(folder) / "index.html"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_writer(path) as out:
+        out.write(page)
+    return path

@@ -1,0 +1,1 @@
+"""RDF: turning DocumentRecords into named graphs, and the Oxigraph-backed store."""

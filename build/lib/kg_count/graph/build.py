@@ -1,0 +1,111 @@
+"""The one place that turns a DocumentRecord into triples: the document's named graph.
+
+Per document: a kgc:Document (NIF context) with its DCT; one kgc:ReportedEvent per event type
+it reports, with type, synsets, frames, mentions (gaf:denotedBy NIF strings carrying CoNLL token
+ids), time estimate, DBpedia places, counts and participants.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
+
+from kg_count.graph.namespaces import DOC, GAF, GRANULARITY_UNITS, KGC, NIF, SEM, TIME, bind_prefixes
+from kg_count.nlp.pipeline import PIPELINE_VERSION
+from kg_count.nlp.record import DocumentRecord, MentionRecord
+
+COUNT_PROPERTIES = (("killed", KGC.killedCount), ("injured", KGC.injuredCount), ("fired", KGC.firedCount))
+
+
+def document_iri(doc_id: str) -> URIRef:
+    """The IRI of a document, which is also the name of its graph."""
+    return DOC[quote(doc_id, safe="")]
+
+
+def _mention(graph: Graph, doc: URIRef, mention: MentionRecord, kind: URIRef) -> URIRef:
+    node = URIRef(f"{doc}#char={mention.begin},{mention.end}")
+    graph.add((node, RDF.type, NIF.String))
+    graph.add((node, RDF.type, kind))
+    graph.add((node, NIF.beginIndex, Literal(mention.begin, datatype=XSD.nonNegativeInteger)))
+    graph.add((node, NIF.endIndex, Literal(mention.end, datatype=XSD.nonNegativeInteger)))
+    graph.add((node, NIF.anchorOf, Literal(mention.text)))
+    graph.add((node, NIF.referenceContext, doc))
+    graph.add((node, KGC.tokenIds, Literal(" ".join(mention.token_ids))))
+    return node
+
+
+def document_graph(record: DocumentRecord, content_hash: str | None = None) -> Graph:
+    """Return the named graph of one document (its identifier is the document IRI); ``content_hash``
+    (the hash of the document's content and the pipeline version) is recorded when given."""
+    doc = document_iri(record.doc_id)
+    graph = Graph(identifier=doc)
+    bind_prefixes(graph)
+    graph.add((doc, RDF.type, KGC.Document))
+    graph.add((doc, RDF.type, NIF.Context))
+    graph.add((doc, KGC.docId, Literal(record.doc_id)))
+    graph.add((doc, KGC.dct, Literal(record.dct, datatype=XSD.date)))
+    graph.add((doc, KGC.title, Literal(record.title)))
+
+    time_node = URIRef(f"{doc}#time")
+    graph.add((time_node, RDF.type, TIME.Instant))
+    graph.add((time_node, RDF.type, KGC.TimeEstimate))
+    graph.add((time_node, TIME.inXSDDate, Literal(record.incident_date, datatype=XSD.date)))
+    graph.add((time_node, KGC.granularity, GRANULARITY_UNITS[record.date_granularity]))
+    graph.add((time_node, KGC.certainty, Literal(record.date_certainty)))
+    for mention in record.time_mentions:
+        graph.add((time_node, GAF.denotedBy, _mention(graph, doc, mention, KGC.TimeMention)))
+
+    people = []
+    for n, person in enumerate(record.participants):
+        node = URIRef(f"{doc}#person{n}")
+        people.append(node)
+        graph.add((node, RDF.type, KGC.Person))
+        graph.add((node, KGC.fullName, Literal(person.full_name)))
+        graph.add((node, KGC.firstName, Literal(person.first_name)))
+        graph.add((node, KGC.lastName, Literal(person.last_name)))
+        if person.age is not None:
+            graph.add((node, KGC.age, Literal(person.age, datatype=XSD.nonNegativeInteger)))
+        graph.add((node, KGC.role, KGC[person.role]))
+        graph.add((node, KGC.status, KGC[person.status]))
+        for mention in person.mentions:
+            graph.add((node, GAF.denotedBy, _mention(graph, doc, mention, KGC.EntityMention)))
+
+    places = []
+    if record.state_iri:
+        state = URIRef(record.state_iri)
+        places.append((KGC.state, state))
+        graph.add((state, RDF.type, SEM.Place))
+        if record.city_iri:
+            city = URIRef(record.city_iri)
+            places.append((KGC.city, city))
+            graph.add((city, RDF.type, SEM.Place))
+            graph.add((city, RDFS.label, Literal(record.city)))
+            graph.add((city, KGC.inState, state))
+
+    for event_type in record.event_types:
+        event = URIRef(f"{doc}#event_{event_type}")
+        graph.add((event, RDF.type, KGC.ReportedEvent))
+        graph.add((event, RDF.type, SEM.Event))
+        graph.add((event, SEM.eventType, KGC[event_type]))
+        graph.add((event, KGC.reportedIn, doc))
+        graph.add((event, SEM.hasTime, time_node))
+        for prop, place in places:
+            graph.add((event, prop, place))
+            graph.add((event, SEM.hasPlace, place))
+        for name, prop in COUNT_PROPERTIES:
+            graph.add((event, prop, Literal(getattr(record, name), datatype=XSD.nonNegativeInteger)))
+        for person in people:
+            graph.add((event, SEM.hasActor, person))
+        for mention in record.event_mentions:
+            if mention.event_type != event_type:
+                continue
+            graph.add((event, GAF.denotedBy, _mention(graph, doc, mention, KGC.EventMention)))
+            if mention.synset:
+                graph.add((event, KGC.synset, Literal(mention.synset)))
+            if mention.frame:
+                graph.add((event, KGC.frame, KGC[f"frame_{mention.frame}"]))
+    if content_hash is not None:
+        graph.add((doc, KGC.contentHash, Literal(content_hash)))
+    graph.add((doc, KGC.pipelineVersion, Literal(PIPELINE_VERSION)))
+    return graph

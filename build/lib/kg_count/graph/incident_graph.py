@@ -1,0 +1,92 @@
+"""The one place that turns Incidents into triples: the store's incident graph.
+
+Each incident is a kgc:Incident (a sem:Event) with its types, a time estimate with granularity,
+DBpedia places, reconciled counts, its people, prov:wasDerivedFrom its documents, and the reasons of its merges (kgc:mergeReason).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from rdflib import RDF, XSD, Graph, Literal, Namespace, URIRef
+
+from kg_count.graph.build import document_iri
+from kg_count.graph.namespaces import GEO, GRANULARITY_UNITS, KGC, PROV, SEM, TIME, bind_prefixes
+from kg_count.incidents.reconcile import Incident
+from kg_count.nlp.places import iri_coordinates
+
+INCIDENT_GRAPH = URIRef("http://kg-count.org/incidents")
+INCIDENT = Namespace("http://kg-count.org/incident/")
+
+
+def incident_iri(incident_id: str) -> URIRef:
+    return INCIDENT[quote(incident_id, safe="")]
+
+
+def name_key(name: str) -> str:
+    """The form names are matched in: lower case, single spaces, no full stops."""
+    return " ".join(name.replace(".", " ").lower().split())
+
+
+def _count(value: int) -> Literal:
+    return Literal(value, datatype=XSD.nonNegativeInteger)
+
+
+def add_incident(graph: Graph, incident: Incident) -> URIRef:
+    """Add one incident's triples to ``graph``; return its IRI."""
+    node = incident_iri(incident.incident_id)
+    graph.add((node, RDF.type, KGC.Incident))
+    graph.add((node, RDF.type, SEM.Event))
+    graph.add((node, KGC.incidentId, Literal(incident.incident_id)))
+    for event_type in incident.types:
+        graph.add((node, SEM.eventType, KGC[event_type]))
+    time_node = URIRef(f"{node}#time")
+    graph.add((node, SEM.hasTime, time_node))
+    graph.add((time_node, RDF.type, TIME.Instant))
+    graph.add((time_node, RDF.type, KGC.TimeEstimate))
+    graph.add((time_node, TIME.inXSDDate, Literal(incident.date, datatype=XSD.date)))
+    graph.add((time_node, KGC.granularity, GRANULARITY_UNITS[incident.granularity]))
+    graph.add((time_node, KGC.certainty, Literal(incident.certainty)))
+    if incident.state_iri:
+        graph.add((node, KGC.state, URIRef(incident.state_iri)))
+        graph.add((node, SEM.hasPlace, URIRef(incident.state_iri)))
+    if incident.city_iri:
+        graph.add((node, KGC.city, URIRef(incident.city_iri)))
+        graph.add((node, SEM.hasPlace, URIRef(incident.city_iri)))
+        where = iri_coordinates(incident.city_iri)
+        if where is not None:
+            graph.add((URIRef(incident.city_iri), GEO.lat, Literal(where[0], datatype=XSD.double)))
+            graph.add((URIRef(incident.city_iri), GEO.long, Literal(where[1], datatype=XSD.double)))
+    graph.add((node, KGC.killedCount, _count(incident.killed)))
+    graph.add((node, KGC.injuredCount, _count(incident.injured)))
+    graph.add((node, KGC.firedCount, _count(incident.fired)))
+    for n, person in enumerate(incident.people):
+        actor = URIRef(f"{node}#person{n}")
+        graph.add((node, SEM.hasActor, actor))
+        graph.add((actor, RDF.type, KGC.Person))
+        graph.add((actor, KGC.fullName, Literal(person.full_name)))
+        graph.add((actor, KGC.firstName, Literal(person.first_name)))
+        graph.add((actor, KGC.lastName, Literal(person.last_name)))
+        graph.add((actor, KGC.firstNameKey, Literal(name_key(person.first_name))))
+        graph.add((actor, KGC.lastNameKey, Literal(name_key(person.last_name))))
+        for full in {person.full_name, f"{person.first_name} {person.last_name}"}:
+            graph.add((actor, KGC.fullNameKey, Literal(name_key(full))))
+        if person.age is not None:
+            graph.add((actor, KGC.age, Literal(person.age, datatype=XSD.nonNegativeInteger)))
+        graph.add((actor, KGC.role, KGC[person.role]))
+        graph.add((actor, KGC.status, KGC[person.status]))
+    for doc_id in incident.doc_ids:
+        graph.add((node, PROV.wasDerivedFrom, document_iri(doc_id)))
+    for merge in incident.merges:
+        graph.add((node, KGC.mergeReason, Literal(f"{merge.doc_a} + {merge.doc_b} ({merge.score:g}): "
+                                                  + "; ".join(merge.reasons))))
+    return node
+
+
+def incident_graph(incidents) -> Graph:
+    """Return the named graph holding every incident."""
+    graph = Graph(identifier=INCIDENT_GRAPH)
+    bind_prefixes(graph)
+    for incident in incidents:
+        add_incident(graph, incident)
+    return graph

@@ -1,0 +1,25 @@
+"""The vocabularies the graphs use, as rdflib namespaces."""
+
+from rdflib import OWL, RDF, RDFS, XSD, Namespace
+
+KGC = Namespace("http://kg-count.org/ontology#")
+DOC = Namespace("http://kg-count.org/doc/")
+SEM = Namespace("http://semanticweb.cs.vu.nl/2009/11/sem/")
+GAF = Namespace("http://groundedannotationframework.org/gaf#")
+NIF = Namespace("http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#")
+TIME = Namespace("http://www.w3.org/2006/time#")
+PROV = Namespace("http://www.w3.org/ns/prov#")
+DBR = Namespace("http://dbpedia.org/resource/")
+GEO = Namespace("http://www.w3.org/2003/01/geo/wgs84_pos#")
+
+PREFIXES = {"kgc": KGC, "doc": DOC, "sem": SEM, "gaf": GAF, "nif": NIF, "time": TIME, "prov": PROV, "dbr": DBR, "geo": GEO}
+STANDARD_PREFIXES = {"rdf": RDF, "rdfs": RDFS, "xsd": XSD, "owl": OWL}
+SPARQL_PROLOGUE = "\n".join(f"PREFIX {prefix}: <{namespace}>"
+                            for prefix, namespace in {**STANDARD_PREFIXES, **PREFIXES}.items())
+GRANULARITY_UNITS = {"day": TIME.unitDay, "week": TIME.unitWeek, "month": TIME.unitMonth, "year": TIME.unitYear}
+
+
+def bind_prefixes(graph) -> None:
+    """Bind the project prefixes on a graph, for readable Turtle."""
+    for prefix, namespace in PREFIXES.items():
+        graph.bind(prefix, namespace)

@@ -1,0 +1,71 @@
+"""Build the incident graph over a whole store: read reports, cluster, reconcile, write.
+
+The incident graph records a fingerprint of the documents it was built from and of the code and
+settings that built it; it is rebuilt whenever either changes, so answers never depend on which
+questions are asked, and a changed clustering setting never leaves stale incidents.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+
+from rdflib import Literal
+
+from kg_count.graph import incident_graph as incident_graph_module
+from kg_count.graph.incident_graph import INCIDENT_GRAPH, incident_graph
+from kg_count.graph.namespaces import KGC
+from kg_count.incidents import cluster, evidence, reconcile as reconcile_module, reports
+from kg_count.incidents.cluster import cluster_reports
+from kg_count.incidents.reconcile import Incident, reconcile
+from kg_count.incidents.reports import reports_from_store
+from kg_count.progress import status
+
+CLUSTERING_MODULES = (reports, evidence, cluster, reconcile_module, incident_graph_module)
+
+
+def settings_fingerprint(modules=CLUSTERING_MODULES) -> str:
+    """A hash of the source and the current upper-case settings (thresholds, weights, radii) of ``modules``."""
+    digest = hashlib.sha256()
+    for module in modules:
+        digest.update(inspect.getsource(module).encode())
+        for name in sorted(n for n in vars(module) if n.isupper()):
+            digest.update(f"{module.__name__}.{name}={vars(module)[name]!r}\n".encode())
+    return digest.hexdigest()
+
+
+def fingerprint(store) -> str:
+    """A hash of the store's complete documents with their content hashes and of the clustering settings."""
+    documents = sorted(f"{doc_id} {content}" for doc_id, content in store.document_versions().items())
+    return hashlib.sha256("\n".join([settings_fingerprint(), *documents]).encode()).hexdigest()
+
+
+def incidents_of(reports) -> list[Incident]:
+    """Cluster reports and reconcile each cluster; incident ids are the smallest document id of each."""
+    return [reconcile(cluster, min(r.doc_id for r in cluster.reports)) for cluster in cluster_reports(reports)]
+
+
+def stored_fingerprint(store) -> str | None:
+    """The fingerprint the store's incident graph was built from, or None when it has none."""
+    name = INCIDENT_GRAPH.n3()
+    rows = list(store.query(f"SELECT ?stamp WHERE {{ GRAPH {name} {{ {name} <{KGC.builtFrom}> ?stamp }} }}"))
+    return str(rows[0].stamp) if rows else None
+
+
+def incident_count(store) -> int:
+    """The number of incidents in the store's incident graph."""
+    query = f"SELECT (COUNT(?i) AS ?n) WHERE {{ GRAPH {INCIDENT_GRAPH.n3()} {{ ?i <{KGC.incidentId}> ?id }} }}"
+    return int(list(store.query(query))[0].n)
+
+
+def ensure_incidents(store, force: bool = False) -> tuple[int, bool]:
+    """Build the store's incident graph unless it is up to date; return (incident count, rebuilt)."""
+    stamp = fingerprint(store)
+    if not force and stored_fingerprint(store) == stamp:
+        return incident_count(store), False
+    status("grouping the store's reports into incidents")
+    incidents = incidents_of(reports_from_store(store))
+    graph = incident_graph(incidents)
+    graph.add((INCIDENT_GRAPH, KGC.builtFrom, Literal(stamp)))
+    store.replace_graph(graph)
+    return len(incidents), True

@@ -1,0 +1,137 @@
+"""Whether two reports tell of the same incident: the evidence for and against, with reasons.
+
+Reads two Reports and returns a Comparison: a score (evidence summed), hard conflicts that
+forbid a merge whatever else agrees, and the reasons, so that a merge can be explained.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+from dataclasses import dataclass, field
+
+from geopy.distance import geodesic
+from rapidfuzz import fuzz
+
+from kg_count.incidents.reports import Report, ReportedPerson
+from kg_count.nlp.places import place_coordinates
+
+MERGE_THRESHOLD = 3.0
+NEARBY_KM = 25.0
+DAYS_BEFORE_DCT = 7
+DATES_APART_PENALTY = 1.5
+TITLE_STOPWORDS = frozenset({"a", "an", "the", "in", "on", "at", "of", "to", "for", "and", "after", "is", "was", "by",
+                             "with", "police", "man", "woman", "say", "says", "said", "shot", "shooting", "killed",
+                             "dead", "fire", "injured", "wounded"})
+
+
+@dataclass
+class Comparison:
+    score: float = 0.0
+    conflicts: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+
+    def add(self, points: float, reason: str) -> None:
+        self.score += points
+        self.reasons.append(f"{reason} ({points:+g})")
+
+    @property
+    def merges(self) -> bool:
+        return not self.conflicts and self.score >= MERGE_THRESHOLD
+
+
+def date_interval(report: Report) -> tuple[dt.date, dt.date]:
+    """The first and last day the report's incident may have happened on."""
+    day = report.date
+    if report.certainty == "dct":
+        return day - dt.timedelta(days=DAYS_BEFORE_DCT), day
+    if report.granularity == "day":
+        return day - dt.timedelta(days=1), day + dt.timedelta(days=1)
+    if report.granularity == "week":
+        return day - dt.timedelta(days=7), day + dt.timedelta(days=7)
+    if report.granularity == "month":
+        return day.replace(day=1), day.replace(day=calendar.monthrange(day.year, day.month)[1])
+    return day.replace(month=1, day=1), day.replace(month=12, day=31)
+
+
+def same_person(a: ReportedPerson, b: ReportedPerson) -> bool:
+    """True when two named people are probably one: last names alike, first names or initials agreeing."""
+    if fuzz.ratio(a.last_name.lower(), b.last_name.lower()) < 90:
+        return False
+    first_a, first_b = a.first_name.lower().rstrip("."), b.first_name.lower().rstrip(".")
+    if not first_a or not first_b:
+        return True
+    if len(first_a) == 1 or len(first_b) == 1:
+        return first_a[0] == first_b[0]
+    return fuzz.ratio(first_a, first_b) >= 80 or first_a.startswith(first_b) or first_b.startswith(first_a)
+
+
+def _title_words(title: str) -> str:
+    return " ".join(w for w in title.lower().split() if w.isalnum() and w not in TITLE_STOPWORDS)
+
+
+def _distance_km(a: Report, b: Report) -> float | None:
+    here = place_coordinates(a.city, a.state_iri) if a.city and a.state_iri else None
+    there = place_coordinates(b.city, b.state_iri) if b.city and b.state_iri else None
+    if here is None or there is None:
+        return None
+    return geodesic(here, there).km
+
+
+def compare(a: Report, b: Report) -> Comparison:
+    """Weigh the evidence that reports ``a`` and ``b`` tell of one incident.
+
+    Dates that cannot agree forbid a merge unless both reports name the same person (follow-up
+    stories about an arrest or a trial carry later dates); other states and distant cities always do.
+    """
+    result = Comparison()
+    if a.family != b.family:
+        result.conflicts.append(f"kinds differ ({a.family} / {b.family})")
+        return result
+    a_names, b_names = a.names, b.names
+    shared = [p.full_name for p in a_names if any(same_person(p, q) for q in b_names)]
+    a_first, a_last = date_interval(a)
+    b_first, b_last = date_interval(b)
+    if a_last < b_first or b_last < a_first:
+        if not shared:
+            result.conflicts.append(f"dates apart ({a.date} / {b.date})")
+            return result
+        result.add(-DATES_APART_PENALTY, f"dates apart ({a.date} / {b.date})")
+    elif a.certainty == b.certainty == "text" and a.granularity == b.granularity == "day":
+        gap = abs((a.date - b.date).days)
+        result.add(1.5 if gap == 0 else 0.5, "same day" if gap == 0 else f"dates {gap} day apart")
+    else:
+        result.add(0.5, "dates overlap")
+
+    if a.state_iri and b.state_iri and a.state_iri != b.state_iri:
+        result.conflicts.append("states differ")
+        return result
+    if a.city_iri and b.city_iri:
+        if a.city_iri == b.city_iri:
+            result.add(2.0, "same city")
+        else:
+            distance = _distance_km(a, b)
+            if distance is None or distance > NEARBY_KM:
+                result.conflicts.append("cities differ")
+                return result
+            result.add(0.5, f"cities {distance:.0f} km apart")
+    elif a.state_iri and b.state_iri:
+        result.add(0.5, "same state")
+
+    if shared:
+        result.add(3.0, f"shared names: {', '.join(shared)}")
+    else:
+        a_harmed = [p for p in a_names if p.status in ("killed", "injured")]
+        b_harmed = [p for p in b_names if p.status in ("killed", "injured")]
+        if a_harmed and b_harmed:
+            result.add(-2.5, "different victims named")
+
+    for name in ("killed", "injured", "fired"):
+        here, there = getattr(a, name), getattr(b, name)
+        if here and there and here == there:
+            result.add(0.5, f"both {name} {here}")  # differing counts are no evidence: later reports update them
+
+    similarity = fuzz.token_set_ratio(_title_words(a.title), _title_words(b.title))
+    if similarity >= 70:
+        result.add(1.0, f"titles alike ({similarity:.0f})")
+    return result

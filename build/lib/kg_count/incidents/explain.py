@@ -1,0 +1,100 @@
+"""What users read of incidents: a filtered list, one incident explained, one incident's Turtle."""
+
+from __future__ import annotations
+
+from kg_count.errors import InputError
+from kg_count.graph.build import document_iri
+from kg_count.graph.incident_graph import INCIDENT_GRAPH, incident_iri
+from kg_count.graph.namespaces import KGC, PROV, SEM, TIME
+from kg_count.incidents.build import ensure_incidents
+from kg_count.graph.queries import read_query
+
+
+def _local(iri) -> str:
+    return str(iri).rsplit("/", 1)[-1].rsplit("#", 1)[-1]
+
+
+def _incident(store, incident_id: str) -> tuple:
+    """The incident's node and its triples (its own, its time's and its people's) as an in-memory Graph;
+    InputError when the store has no such incident."""
+    ensure_incidents(store)
+    node = incident_iri(incident_id)
+    name = INCIDENT_GRAPH.n3()
+    subjects = [row.s for row in store.query(
+        f"SELECT DISTINCT ?s WHERE {{ GRAPH {name} {{ {node.n3()} <{KGC.incidentId}> ?id . "
+        f"{{ BIND({node.n3()} AS ?s) }} UNION {{ {node.n3()} <{SEM.hasTime}> ?s }} "
+        f"UNION {{ {node.n3()} <{SEM.hasActor}> ?s }} }} }}")]
+    if not subjects:
+        raise InputError(f"incident {incident_id!r} is not in the store (list them with: kg-count incidents)",
+                         store.location)
+    return node, store.graph_triples(INCIDENT_GRAPH, subjects)
+
+
+def incident_turtle(store, incident_id: str) -> str:
+    """The Turtle of one incident: its node, time and people."""
+    return _incident(store, incident_id)[1].serialize(format="turtle")
+
+
+def _document_lines(store, doc_iris) -> list[str]:
+    """One line per document (earliest DCT first): what it reported, its event types joined."""
+    reported: dict[str, dict] = {}
+    wanted = {str(iri) for iri in doc_iris}
+    for row in store.query(read_query("reports")):
+        if str(document_iri(str(row.docId))) not in wanted:
+            continue
+        entry = reported.setdefault(str(row.docId), {"row": row, "types": set()})
+        entry["types"].add(_local(row.type))
+    lines = []
+    for doc_id, entry in sorted(reported.items(), key=lambda item: (str(item[1]["row"].dct), item[0])):
+        row = entry["row"]
+        city = _local(row.city) if row.city is not None else "-"
+        lines.append(f"    {doc_id} {row.dct} {','.join(sorted(entry['types']))}: {row.date} ({row.certainty}), "
+                     f"{city}, killed {row.killed} injured {row.injured} | {row.title}")
+    return lines
+
+
+def explain_incident(store, incident_id: str) -> str:
+    """One incident as text: properties, documents (earliest first) with what each reported, and the merge reasons."""
+    node, graph = _incident(store, incident_id)
+    time_node = graph.value(node, SEM.hasTime)
+    lines = [f"incident {incident_id}",
+             f"  types: {', '.join(sorted(_local(t) for t in graph.objects(node, SEM.eventType)))}",
+             f"  date: {graph.value(time_node, TIME.inXSDDate)} ({_local(graph.value(time_node, KGC.granularity))}, "
+             f"from the {graph.value(time_node, KGC.certainty)})",
+             f"  city: {graph.value(node, KGC.city) or '-'}",
+             f"  state: {graph.value(node, KGC.state) or '-'}",
+             f"  killed {graph.value(node, KGC.killedCount)}, injured {graph.value(node, KGC.injuredCount)}, "
+             f"fired {graph.value(node, KGC.firedCount)}"]
+    people = sorted((str(graph.value(p, KGC.fullName)), _local(graph.value(p, KGC.role)),
+                     _local(graph.value(p, KGC.status))) for p in graph.objects(node, SEM.hasActor))
+    lines.extend(f"  person: {name} ({role}, {status})" for name, role, status in people)
+    documents = _document_lines(store, set(graph.objects(node, PROV.wasDerivedFrom)))
+    lines.append(f"  documents ({len(documents)}):")
+    lines.extend(documents)
+    reasons = sorted(str(r) for r in graph.objects(node, KGC.mergeReason))
+    lines.append("  merged because:" if reasons else "  a single report")
+    lines.extend(f"    {reason}" for reason in reasons)
+    return "\n".join(lines)
+
+
+def list_incidents(store, event_type: str | None, place: str | None, date: str | None, limit: int) -> str:
+    """A table of incidents filtered by type, place text and date prefix, most documents first."""
+    ensure_incidents(store)
+    rows = store.query(read_query("incident_list"))
+    lines = []
+    for row in rows:
+        types = str(row.types).split()
+        places = " ".join(str(p) for p in (row.city, row.state) if p is not None)
+        if event_type and event_type not in types:
+            continue
+        if place and place.lower().replace(" ", "_") not in places.lower():
+            continue
+        if date and not str(row.date).startswith(date):
+            continue
+        lines.append(f"{row.incidentId}\t{row.date}\t{','.join(types)}\t{_local(row.city) if row.city else '-'}\t"
+                     f"{_local(row.state) if row.state else '-'}\tk{row.killed} i{row.injured} f{row.fired}\t"
+                     f"{row.docs} docs")
+    shown = lines if limit == 0 else lines[:limit]
+    header = "id\tdate\ttypes\tcity\tstate\tcounts\tdocuments"
+    footer = f"{len(shown)} of {len(lines)} incidents shown" + ("" if len(shown) == len(lines) else " (--limit 0 for all)")
+    return "\n".join([header, *shown, footer])

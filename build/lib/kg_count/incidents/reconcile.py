@@ -1,0 +1,114 @@
+"""Reconcile a cluster of reports into one incident's properties.
+
+Date: the date most reports state in their text (day level first), else the earliest document
+date. Place: the city and state most reports name. Counts: the latest report that states one
+(later reports update earlier ones), never a sum across reports. People: one entry per person,
+however many reports name them. Types: killing when someone was killed; injuring when someone
+was injured or a shooting left nobody dead; fire and job dismissal as reported.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass, field
+
+from kg_count.incidents.cluster import Merge, ReportCluster
+from kg_count.incidents.evidence import same_person
+from kg_count.incidents.reports import Report, ReportedPerson
+
+STATUS_SEVERITY = {"killed": 3, "injured": 2, "fired": 2, "unharmed": 0}
+GRANULARITY_RANK = {"day": 0, "week": 1, "month": 2, "year": 3}
+
+
+@dataclass
+class Incident:
+    """A real-world incident: its reconciled properties and the reports it rests on."""
+
+    incident_id: str
+    types: list[str]
+    date: dt.date
+    granularity: str
+    certainty: str
+    city_iri: str | None
+    city: str | None
+    state_iri: str | None
+    killed: int
+    injured: int
+    fired: int
+    people: list[ReportedPerson]
+    doc_ids: list[str]
+    merges: list[Merge] = field(default_factory=list)
+
+
+def _date(reports: list[Report]) -> tuple[dt.date, str, str]:
+    stated = [r for r in reports if r.certainty == "text"]
+    if stated:
+        best_rank = min(GRANULARITY_RANK[r.granularity] for r in stated)
+        finest = [r for r in stated if GRANULARITY_RANK[r.granularity] == best_rank]
+        votes = Counter(r.date for r in finest)
+        date = max(votes, key=lambda d: (votes[d], -d.toordinal()))
+        return date, finest[0].granularity if best_rank else "day", "text"
+    return min(r.date for r in reports), "day", "dct"
+
+
+def _place(reports: list[Report]) -> tuple[str | None, str | None, str | None]:
+    states = Counter(r.state_iri for r in reports if r.state_iri)
+    if not states:
+        return None, None, None
+    state = max(sorted(states), key=lambda s: states[s])
+    cities = Counter((r.city_iri, r.city) for r in reports if r.city_iri and r.state_iri == state)
+    if not cities:
+        return None, None, state
+    city_iri, city = max(sorted(cities, key=str), key=lambda c: cities[c])
+    return city_iri, city, state
+
+
+def _count(reports: list[Report], name: str) -> int:
+    stated = [r for r in reports if getattr(r, name)]
+    if not stated:
+        return 0
+    latest = max(r.dct for r in stated)
+    return max(getattr(r, name) for r in stated if r.dct == latest)
+
+
+def _people(reports: list[Report]) -> list[ReportedPerson]:
+    people: list[ReportedPerson] = []
+    for report in sorted(reports, key=lambda r: r.dct):
+        for person in report.people:
+            for n, known in enumerate(people):
+                if same_person(known, person):
+                    longer = person if len(person.full_name) > len(known.full_name) else known
+                    severe = person if STATUS_SEVERITY[person.status] > STATUS_SEVERITY[known.status] else known
+                    people[n] = ReportedPerson(longer.full_name, longer.first_name, longer.last_name,
+                                               known.age or person.age,
+                                               known.role if known.role != "other" else person.role, severe.status)
+                    break
+            else:
+                people.append(person)
+    return people
+
+
+def _types(reports: list[Report], killed: int, injured: int) -> list[str]:
+    reported = Counter(t for r in reports for t in r.types)
+    types = []
+    if "killing" in reported or "injuring" in reported:
+        if killed > 0:
+            types.append("killing")
+        if injured > 0 or killed == 0:
+            types.append("injuring")
+    types.extend(t for t in ("fire_burning", "job_firing") if t in reported)
+    return types
+
+
+def reconcile(cluster: ReportCluster, incident_id: str) -> Incident:
+    """Return the Incident that a cluster of reports describes."""
+    reports = cluster.reports
+    date, granularity, certainty = _date(reports)
+    city_iri, city, state_iri = _place(reports)
+    killed, injured, fired = (_count(reports, name) for name in ("killed", "injured", "fired"))
+    return Incident(
+        incident_id=incident_id, types=_types(reports, killed, injured), date=date, granularity=granularity,
+        certainty=certainty, city_iri=city_iri, city=city, state_iri=state_iri,
+        killed=killed, injured=injured, fired=fired, people=_people(reports),
+        doc_ids=[r.doc_id for r in reports], merges=cluster.merges)

@@ -1,0 +1,92 @@
+"""Reports: what one document says about one incident, read back from the store with SPARQL.
+
+A report joins a document's reported events (one per event type) into one record: the event
+types, the incident date with its granularity and certainty, the place, the counts and the
+people. Clustering groups reports into incidents.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from kg_count.graph.queries import read_query
+
+GUN_TYPES = frozenset({"killing", "injuring"})
+
+
+def _local(iri) -> str:
+    return str(iri).rsplit("#", 1)[-1].rsplit("/", 1)[-1]
+
+
+@dataclass(frozen=True)
+class ReportedPerson:
+    full_name: str
+    first_name: str
+    last_name: str
+    age: int | None
+    role: str
+    status: str
+
+
+@dataclass
+class Report:
+    """One document's account of an incident."""
+
+    doc_id: str
+    dct: dt.date
+    title: str
+    types: set[str]
+    date: dt.date
+    granularity: str
+    certainty: str
+    city_iri: str | None
+    city: str | None
+    state_iri: str | None
+    killed: int
+    injured: int
+    fired: int
+    people: list[ReportedPerson] = field(default_factory=list)
+
+    @property
+    def family(self) -> str:
+        """The kind of incident: gun violence (killing, injuring), fire_burning or job_firing."""
+        if self.types & GUN_TYPES:
+            return "gun"
+        return sorted(self.types)[0]
+
+    @property
+    def names(self) -> list[ReportedPerson]:
+        """Victims and suspects named with a first and a last name, victims first (officials and
+        witnesses named in many stories of one city tell nothing of which incident it is)."""
+        return sorted((p for p in self.people if p.first_name and p.last_name and p.role != "other"),
+                      key=lambda p: p.role != "victim")
+
+
+def reports_from_store(store) -> list[Report]:
+    """Read every document's reported events from a GraphStore; return one Report per document, by doc id."""
+    reports: dict[str, Report] = {}
+    for row in store.query(read_query("reports")):
+        doc_id = str(row.docId)
+        report = reports.get(doc_id)
+        if report is None:
+            reports[doc_id] = Report(
+                doc_id=doc_id, dct=row.dct.toPython(), title=str(row.title), types={_local(row.type)},
+                date=row.date.toPython(), granularity=_local(row.granularity).removeprefix("unit").lower(),
+                certainty=str(row.certainty),
+                city_iri=str(row.city) if row.city is not None else None,
+                city=str(row.cityLabel) if row.cityLabel is not None else None,
+                state_iri=str(row.state) if row.state is not None else None,
+                killed=int(row.killed), injured=int(row.injured), fired=int(row.fired))
+        else:
+            report.types.add(_local(row.type))
+    people: dict[str, dict[str, ReportedPerson]] = defaultdict(dict)
+    for row in store.query(read_query("report_people")):
+        people[str(row.docId)][str(row.person)] = ReportedPerson(
+            str(row.fullName), str(row.firstName), str(row.lastName),
+            int(row.age) if row.age is not None else None, _local(row.role), _local(row.status))
+    for doc_id, found in people.items():
+        if doc_id in reports:
+            reports[doc_id].people = [found[key] for key in sorted(found)]
+    return [reports[doc_id] for doc_id in sorted(reports)]

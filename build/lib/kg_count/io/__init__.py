@@ -1,0 +1,1 @@
+"""Readers and writers for the task's formats: CoNLL documents, questions, answers."""

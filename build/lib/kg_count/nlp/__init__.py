@@ -1,0 +1,1 @@
+"""The NLP pipeline: annotation, event mentions, time, places, participants and counts."""

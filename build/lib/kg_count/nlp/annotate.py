@@ -1,0 +1,60 @@
+"""spaCy annotation on a document's own tokens, so every span maps back to CoNLL token ids.
+
+The NEWLINE and EMPTY placeholder tokens are left out of the spaCy ``Doc``; ``positions[i]``
+gives the document token position of spaCy token ``i``. Sentence starts come from the CoNLL
+sentence ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from kg_count.io.conll import Document
+from kg_count.nlp.model import load_model
+
+
+@dataclass
+class AnnotatedDocument:
+    """A document, its spaCy ``Doc`` and the map from spaCy token index to document token position."""
+
+    document: Document
+    doc: object
+    positions: list[int]
+
+    def token_ids(self, start: int, end: int) -> list[str]:
+        """CoNLL token ids of spaCy tokens ``start`` to ``end`` (exclusive)."""
+        return [self.document.tokens[self.positions[i]].token_id for i in range(start, end)]
+
+
+def to_spacy_doc(document: Document, vocab) -> tuple[object, list[int]]:
+    """Build an unannotated spaCy ``Doc`` from a document's words with CoNLL sentence starts."""
+    from spacy.tokens import Doc
+
+    words, positions, starts = [], [], []
+    previous_sentence = None
+    for position, token in enumerate(document.tokens):
+        if token.is_layout:
+            continue
+        starts.append(token.sentence != previous_sentence)
+        previous_sentence = token.sentence
+        words.append(token.text)
+        positions.append(position)
+    doc = Doc(vocab, words=words, sent_starts=[True if s else False for s in starts] if words else None)
+    return doc, positions
+
+
+def annotate(documents: Iterable[Document], batch_size: int = 32) -> Iterator[AnnotatedDocument]:
+    """Run the spaCy pipeline over documents in batches; yield them annotated, in order."""
+    nlp = load_model()
+    pending: list[tuple[Document, list[int]]] = []
+
+    def docs() -> Iterator[object]:
+        for document in documents:
+            doc, positions = to_spacy_doc(document, nlp.vocab)
+            pending.append((document, positions))
+            yield doc
+
+    for doc in nlp.pipe(docs(), batch_size=batch_size):
+        document, positions = pending.pop(0)
+        yield AnnotatedDocument(document, doc, positions)

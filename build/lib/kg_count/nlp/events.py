@@ -1,0 +1,159 @@
+"""Event mentions typed killing, injuring, fire_burning or job_firing, disambiguated in context.
+
+A token is looked up by lemma and part of speech (phrasal verbs with their particle) in the event
+lexicon; context then decides the ambiguous ones: "fired a gun" is Shoot_projectiles, "fired the
+coach" is Firing, "the fire spread" is Fire_burning; "shot" is injuring unless its sentence says
+someone died ("shot dead", "fatally shot", "died at the hospital").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kg_count.nlp.annotate import AnnotatedDocument
+from kg_count.nlp.lexicon import LexicalEntry, event_lexicon
+
+FATAL_CUES = {"dead", "fatally", "fatal", "kill", "die", "death", "deadly", "murder", "homicide", "slay", "lethal"}
+WEAPON_WORDS = {"shot", "round", "gun", "weapon", "bullet", "shotgun", "rifle", "pistol", "handgun", "volley",
+                "warning", "firearm", "revolver", "cannon", "missile", "gunshot", "salvo"}
+PERSON_WORDS = {"coach", "employee", "worker", "officer", "teacher", "manager", "staff", "executive", "ceo",
+                "director", "president", "chief", "principal", "player", "host", "anchor", "clerk", "nurse",
+                "deputy", "trooper", "superintendent", "administrator", "aide", "agent", "pastor", "editor",
+                "guard", "cashier", "supervisor", "secretary", "official", "employer", "people", "man", "woman",
+                "he", "she", "him", "her", "they", "them", "who", "i", "we", "me", "us", "you"}
+JOB_WORDS = {"job", "position", "post", "company", "team", "school", "department", "firm", "club", "network",
+             "employment", "contract", "role", "office", "station", "store"}
+NOT_DISMISSED = {"case", "charge", "lawsuit", "suit", "claim", "complaint", "appeal", "motion", "count",
+                 "indictment", "juror", "jury", "idea", "concern", "report", "allegation", "notion", "petition"}
+SHOOTING_HEADS = {"open", "return", "exchange", "hold", "cease", "draw", "trade"}
+SHOTS_HEARD_HEADS = {"fire", "hear", "ring", "exchange", "report", "sound"}
+SHOOT_LEMMAS = {"shoot", "shooting", "shot", "gunshot", "gunfire", "open fire"}
+
+
+@dataclass(frozen=True)
+class EventMention:
+    """An event mention: spaCy token span [start, end), its sentence, lemma, frame, type and synset."""
+
+    start: int
+    end: int
+    sentence: int
+    lemma: str
+    frame: str | None
+    event_type: str | None
+    synset: str | None
+    in_title: bool = False
+
+
+def _is_person(token) -> bool:
+    return token.ent_type_ == "PERSON" or token.lemma_.lower() in PERSON_WORDS or token.pos_ == "PROPN"
+
+
+def _arguments(token) -> tuple[list, list, list]:
+    objects = [c for c in token.children if c.dep_ in ("dobj", "obj")]
+    passive_subjects = [c for c in token.children if c.dep_ in ("nsubjpass", "nsubj:pass")]
+    preps = [c for c in token.children if c.dep_ == "prep"]
+    return objects, passive_subjects, preps
+
+
+def _fire_verb(token) -> tuple[str | None, str | None]:
+    """Decide a verb 'fire': (frame, event type)."""
+    objects, passive_subjects, preps = _arguments(token)
+    arguments = objects + passive_subjects
+    if any(a.lemma_.lower() in WEAPON_WORDS for a in arguments):
+        return "Shoot_projectiles", None
+    if any(p.lemma_.lower() == "from" and any(o.lemma_.lower() in JOB_WORDS for o in p.children) for p in preps):
+        return "Firing", "job_firing"
+    if any(_is_person(a) for a in arguments):
+        return "Firing", "job_firing"
+    return "Shoot_projectiles", None
+
+
+def _fire_noun(token) -> tuple[str | None, str | None]:
+    """Decide a noun 'fire': shooting ("open fire", "gun fire"), a modifier ("fire department"), or a fire."""
+    head = token.head
+    if head.lemma_.lower() in SHOOTING_HEADS and token.dep_ in ("dobj", "obj"):
+        return "Shoot_projectiles", None
+    if any(c.lemma_.lower() in {"gun", "gunfire", "cross", "return", "friendly"} for c in token.children):
+        return "Shoot_projectiles", None
+    if any(c.dep_ == "prep" and c.lemma_.lower() == "at" for c in token.children):
+        return "Shoot_projectiles", None
+    if token.dep_ == "compound":
+        return "Fire_burning", None
+    return "Fire_burning", "fire_burning"
+
+
+def _object_check(token, entry: LexicalEntry) -> tuple[str | None, str | None]:
+    objects, passive_subjects, _ = _arguments(token)
+    if any(a.lemma_.lower() in NOT_DISMISSED for a in objects + passive_subjects):
+        return None, None
+    return entry.frame, entry.event_type
+
+
+NEGATIVE_PATIENTS = {"nobody", "none", "noone"}
+
+
+def is_negated(token) -> bool:
+    """True for "not injured", "no one was hurt", "nobody was killed", "no injuries"."""
+    if any(c.dep_ == "neg" for c in token.children) or any(c.dep_ == "neg" for c in token.head.children
+                                                           if token.dep_ in ("acomp", "xcomp", "attr")):
+        return True
+    for child in token.children:
+        if child.dep_ in ("nsubj", "nsubjpass", "dobj", "det") and (
+                child.lower_ in NEGATIVE_PATIENTS or child.lower_ == "no"
+                or any(g.lower_ == "no" for g in child.children)):
+            return True
+    subjects = [c for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass")] if token.pos_ == "ADJ" else []
+    return any(s.lower_ in NEGATIVE_PATIENTS or any(g.lower_ == "no" for g in s.children) for s in subjects)
+
+
+def _fatal_sentence(token) -> bool:
+    return any(t.lemma_.lower() in FATAL_CUES for t in token.sent)
+
+
+def _lookup(token, lexicon) -> tuple[str, LexicalEntry | None, int]:
+    """The lexicon entry of a token, trying the phrasal form (verb + particle) first; returns (lemma, entry, end)."""
+    lemma = token.lemma_.lower()
+    pos = "VERB" if token.pos_ == "AUX" else token.pos_
+    particles = [c for c in token.children if c.dep_ == "prt"]
+    if particles:
+        phrase = f"{lemma} {particles[0].lemma_.lower()}"
+        if (phrase, pos) in lexicon:
+            return phrase, lexicon[(phrase, pos)], max(token.i, particles[0].i) + 1
+    if pos == "VERB" and lemma == "open" and any(c.lemma_.lower() == "fire" for c in token.children):
+        return "open fire", lexicon.get(("open fire", "VERB")), token.i + 1
+    return lemma, lexicon.get((lemma, pos)), token.i + 1
+
+
+def find_event_mentions(annotated: AnnotatedDocument) -> list[EventMention]:
+    """Return the typed and evidence event mentions of an annotated document, in text order."""
+    lexicon = event_lexicon()
+    doc = annotated.doc
+    title_end = sum(1 for p in annotated.positions if annotated.document.tokens[p].part == "TITLE")
+    sentence_index = {sent.start: n for n, sent in enumerate(doc.sents)}
+    mentions = []
+    for token in doc:
+        if token.pos_ not in ("VERB", "NOUN", "ADJ", "AUX"):
+            continue
+        lemma, entry, end = _lookup(token, lexicon)
+        if entry is None:
+            continue
+        frame, event_type = entry.frame, entry.event_type
+        if lemma == "fire" and token.pos_ == "VERB":
+            frame, event_type = _fire_verb(token)
+        elif lemma == "fire" and token.pos_ == "NOUN":
+            frame, event_type = _fire_noun(token)
+        elif lemma in ("dismiss", "terminate"):
+            frame, event_type = _object_check(token, entry)
+        elif lemma in SHOOT_LEMMAS:
+            frame = "Shoot_projectiles"
+            if token.pos_ == "NOUN" and token.head.lemma_.lower() in SHOTS_HEARD_HEADS and token.head is not token:
+                event_type = None
+            else:
+                event_type = "killing" if _fatal_sentence(token) else "injuring"
+        if frame is None and event_type is None:
+            continue
+        if event_type is not None and is_negated(token):
+            event_type = None
+        mentions.append(EventMention(token.i, end, sentence_index[token.sent.start], lemma, frame, event_type,
+                                     entry.synset, token.i < title_end))
+    return mentions

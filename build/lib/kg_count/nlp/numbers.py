@@ -1,0 +1,83 @@
+"""How many people a noun phrase speaks of: "two men", "a woman", "both", "three others", "John Smith"."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100,
+    "dozen": 12, "dozens": 24, "hundreds": 200, "thousand": 1000,
+}
+SINGULAR_DETERMINERS = {"a", "an", "another", "one", "this", "that"}
+SINGULAR_PRONOUNS = {"he", "she", "him", "her", "i", "himself", "herself"}
+MAX_PEOPLE = 10000
+PERSON_GROUP_WORDS = {"people", "person", "other", "others", "one", "victim", "resident", "bystander", "adult",
+                      "teen", "teenager", "child", "kid", "student", "worker", "employee", "officer", "member"}
+
+
+@lru_cache(maxsize=8192)
+def is_person_noun(lemma: str) -> bool:
+    """True when a noun lemma names people: a listed group word, or its first WordNet sense is a person."""
+    if lemma in PERSON_GROUP_WORDS:
+        return True
+    from kg_count.resources.wordnet import wordnet
+
+    senses = wordnet().synsets(lemma, pos="n")
+    return bool(senses) and senses[0].lexname() == "noun.person"
+
+
+def parse_number(text: str) -> int | None:
+    """The value of a numeral written in digits or words ("3", "1,200", "three", "a dozen"), or None."""
+    lowered = text.lower().replace(",", "").strip()
+    if re.fullmatch(r"\d{1,5}", lowered):
+        return int(lowered)
+    parts = lowered.replace("-", " ").split()
+    if parts and all(p in NUMBER_WORDS for p in parts):
+        total = 0
+        for part in parts:
+            value = NUMBER_WORDS[part]
+            total = total * value if value in (100, 1000) and total else total + value
+        return total
+    return None
+
+
+def count_people(head) -> int | None:
+    """How many people the noun phrase headed by spaCy token ``head`` refers to; None when it does not say.
+
+    Coordinated phrases add up ("a man and two women" → 3).
+    """
+    own = _own_count(head)
+    conjuncts = [c for c in head.children if c.dep_ == "conj" and c.pos_ in ("NOUN", "PROPN", "PRON")]
+    if not conjuncts:
+        return own
+    counts = [own] + [count_people(c) for c in conjuncts]
+    return sum(c if c is not None else 1 for c in counts)
+
+
+def _own_count(head) -> int | None:
+    lemma = head.lemma_.lower()
+    if head.pos_ == "NOUN" and not is_person_noun(lemma):
+        return None
+    for child in head.children:
+        if child.dep_ == "nummod":
+            value = parse_number(child.text)
+            if value is not None and value < MAX_PEOPLE:
+                return value
+        if child.dep_ in ("det", "predet") and child.lower_ == "both":
+            return 2
+    if head.like_num:
+        value = parse_number(head.text)
+        if value is not None and value < MAX_PEOPLE:
+            return value
+    if head.lower_ == "both":
+        return 2
+    if head.lower_ in SINGULAR_PRONOUNS or head.ent_type_ == "PERSON" or head.pos_ == "PROPN":
+        return 1
+    if any(c.dep_ == "det" and c.lower_ in SINGULAR_DETERMINERS for c in head.children):
+        return 1
+    if head.tag_ == "NN" and lemma not in ("people", "police", "family"):
+        return 1
+    return None

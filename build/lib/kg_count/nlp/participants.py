@@ -1,0 +1,185 @@
+"""People in a document (names, ages, roles, statuses) and the killed, injured and fired counts it states."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from kg_count.nlp.events import EventMention
+from kg_count.nlp.numbers import count_people, parse_number
+
+INJURY_LEMMAS = {"injure", "wound", "hurt", "hospitalize", "injured", "wounded"}
+INJURED_EXPLICITLY = "injured explicitly"
+STATUS_OF_TYPE = {"killing": "killed", "injuring": "injured", "job_firing": "fired"}
+SUSPECT_CUES = {"arrest", "charge", "suspect", "custody", "book", "jail", "accuse", "indict", "plead", "convict",
+                "sentence", "wanted", "gunman", "shooter", "surrender", "detain"}
+SPEECH_VERBS = {"say", "tell", "add", "state", "confirm", "announce", "explain"}
+NAME_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
+AGE_RE = re.compile(r"^(\d{1,3})(-year(s)?(-old)?)?$")
+PATIENT_DEPS = ("nsubjpass", "nsubj:pass", "dobj", "obj")
+STATISTICS_CUES = re.compile(r"\b(this year|last year|so far|since|per year|a year|each year|annually|in 20\d\d|"
+                             r"statistics|average|nationwide|records show)\b")
+
+
+@dataclass
+class Participant:
+    """A person: names, age, role (victim, suspect, other), status (killed, injured, fired, unharmed), mentions."""
+
+    full_name: str
+    first_name: str
+    last_name: str
+    age: int | None = None
+    role: str = "other"
+    status: str = "unharmed"
+    mentions: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Counts:
+    killed: int
+    injured: int
+    fired: int
+
+
+def _name_parts(name: str) -> tuple[str, str]:
+    words = [w for w in name.replace(",", " ").split() if w.lower() not in NAME_SUFFIXES]
+    return (words[0], words[-1]) if words else ("", "")
+
+
+def _age_near(doc, start: int, end: int) -> int | None:
+    """An age written "NAME , 23 ," after a name or "23-year-old NAME" before it."""
+    after = doc[end:end + 3]
+    if len(after) >= 2 and after[0].text == "," and after[1].like_num:
+        value = parse_number(after[1].text)
+        if value is not None and 0 < value < 111:
+            return value
+    before = doc[max(0, start - 7):start].text.replace(" - ", "-").replace(" ", "-")
+    match = re.search(r"(\d{1,3})-years?-old", before)
+    if match and 0 < int(match[1]) < 111:
+        return int(match[1])
+    return None
+
+
+def _patient_event(token, events_by_token: dict[int, EventMention]) -> EventMention | None:
+    """The typed event whose patient (passive subject, object) the token is, following the head chain twice."""
+    node = token
+    for _ in range(3):
+        if node.dep_ in PATIENT_DEPS or (node.dep_ in ("nsubj",) and node.head.lemma_ in ("die", "be")):
+            event = events_by_token.get(node.head.i)
+            if event is None and node.head.lemma_ == "be":
+                event = next((events_by_token[c.i] for c in node.head.children if c.i in events_by_token), None)
+            if event is not None and event.event_type in STATUS_OF_TYPE:
+                return event
+        if node.head is node:
+            break
+        node = node.head
+    return None
+
+
+def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
+    """Group PERSON mentions by last name into participants and read their age, role and status."""
+    events_by_token = {e.start: e for e in events if e.event_type}
+    people: dict[str, Participant] = {}
+    for ent in doc.ents:
+        if ent.label_ != "PERSON" or not ent.text[:1].isupper():
+            continue
+        first, last = _name_parts(ent.text)
+        if not last:
+            continue
+        key = last.lower()
+        person = people.get(key)
+        if person is None:
+            person = people[key] = Participant(ent.text, first, last)
+        elif len(ent.text.split()) > len(person.full_name.split()):
+            person.full_name, person.first_name = ent.text, first
+        person.mentions.append((ent.start, ent.end))
+        person.age = person.age or _age_near(doc, ent.start, ent.end)
+        event = _patient_event(ent.root, events_by_token)
+        lemmas = {t.lemma_.lower() for t in ent.sent}
+        if event is not None:
+            status = STATUS_OF_TYPE[event.event_type]
+            if person.status != "killed":
+                person.status = status
+            if status != "fired":
+                person.role = "victim"
+        elif person.role == "other" and lemmas & SUSPECT_CUES and ent.root.head.lemma_ not in SPEECH_VERBS:
+            person.role = "suspect"
+        elif person.role == "other" and "victim" in lemmas and ent.root.head.lemma_ not in SPEECH_VERBS:
+            person.role = "victim"
+    return [p for p in people.values() if len(p.full_name.split()) >= 2 or p.role != "other"]
+
+
+def _patients(token) -> list:
+    """The noun phrases an event token says something happened to."""
+    if token.pos_ == "ADJ":
+        if token.dep_ in ("acomp", "attr", "oprd") or token.head.lemma_ == "be":
+            return [c for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if token.dep_ == "amod":
+            return [token.head]
+        number = [c for c in token.children if c.dep_ in ("nummod", "npadvmod", "nsubj")]
+        if number:
+            return number
+        previous = token.doc[token.i - 1] if token.i else None
+        return [previous] if previous is not None and previous.like_num else []
+    if token.pos_ in ("VERB", "AUX"):
+        passive = [c for c in token.children if c.dep_ in ("nsubjpass", "nsubj:pass")]
+        if passive:
+            return passive
+        if token.lemma_ in ("die", "perish"):
+            return [c for c in token.children if c.dep_ == "nsubj"]
+        objects = [c for c in token.children if c.dep_ in ("dobj", "obj")]
+        if objects:
+            return objects
+        if token.dep_ == "conj" and token.head.pos_ == "VERB":
+            return _patients(token.head)
+        if token.dep_ in ("acl", "relcl") and token.head.pos_ in ("NOUN", "PROPN", "PRON"):
+            return [token.head]
+        subjects = [c for c in token.children if c.dep_ == "nsubj" and c.like_num]
+        if subjects:
+            return subjects
+        previous = token.doc[token.i - 1] if token.i else None
+        if previous is not None and previous.like_num:
+            return [previous]
+    return []
+
+
+def stated_counts(doc, events: Sequence[EventMention], participants: Sequence[Participant],
+                  lead_sentences: int = 6) -> Counts:
+    """Killed, injured and fired counts: the largest number stated for each, at least the named people with
+    that status, and one when a typed event is mentioned but no number is stated. Never a sum of statements.
+
+    Statements in the title and the lead (the first ``lead_sentences`` sentences) speak of the reported
+    incident; later ones count only when the lead states none. Sentences of statistics ("since January",
+    "this year") never count.
+    """
+    best = {"killed": None, "injured": None, "fired": None, INJURED_EXPLICITLY: None}
+    later = dict(best)
+    seen_type = {status: False for status in best}
+    for event in events:
+        status = STATUS_OF_TYPE.get(event.event_type or "")
+        if status is None:
+            continue
+        token = doc[event.start]
+        statuses = [status]
+        if status == "injured" and token.lemma_.lower() in INJURY_LEMMAS and token.pos_ != "NOUN":
+            statuses.append(INJURED_EXPLICITLY)
+        target = best if event.sentence < lead_sentences else later
+        for name in statuses:
+            seen_type[name] = True
+        if STATISTICS_CUES.search(token.sent.text.lower()):
+            continue
+        for patient in _patients(token):
+            value = count_people(patient)
+            for name in statuses:
+                if value is not None and (target[name] is None or value > target[name]):
+                    target[name] = value
+    best = {status: value if value is not None else later[status] for status, value in best.items()}
+    named = {status: sum(1 for p in participants if p.status == status) for status in best}
+    result = {}
+    for status in ("killed", "fired", "injured"):
+        # people "shot" in a story of a killing are mostly the dead: count only explicit injuries
+        key = INJURED_EXPLICITLY if status == "injured" and result["killed"] else status
+        value = best[key]
+        result[status] = max(value if value is not None else int(seen_type[key]), named[status])
+    return Counts(result["killed"], result["injured"], result["fired"])

@@ -1,0 +1,64 @@
+"""The document pipeline: annotate, then extract events, time, place and participants into a DocumentRecord."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable, Iterator
+
+from kg_count.io.conll import Document
+from kg_count.nlp.annotate import AnnotatedDocument, annotate
+from kg_count.nlp.events import find_event_mentions
+from kg_count.nlp.participants import find_participants, stated_counts
+from kg_count.nlp.places import find_place
+from kg_count.nlp.record import DocumentRecord, MentionRecord, PersonRecord
+from kg_count.nlp.times import find_time_mentions, incident_date
+
+PIPELINE_VERSION = "3"
+TYPE_ORDER = ("killing", "injuring", "fire_burning", "job_firing")
+
+
+def _mention(annotated: AnnotatedDocument, start: int, end: int, **extra) -> MentionRecord:
+    span = annotated.doc[start:end]
+    return MentionRecord(annotated.token_ids(start, end), span.text, span.start_char, span.end_char, **extra)
+
+
+def _event_types(mentions, counts) -> list[str]:
+    """Types the document reports: typed mentions, with killing and injuring also backed by counts."""
+    seen = Counter(m.event_type for m in mentions if m.event_type)
+    types = [t for t in TYPE_ORDER if seen[t]]
+    if counts.killed == 0 and "killing" in types and seen["killing"] < 2:
+        types.remove("killing")
+    return types
+
+
+def extract(annotated: AnnotatedDocument) -> DocumentRecord:
+    """Extract a DocumentRecord from one annotated document."""
+    document, doc = annotated.document, annotated.doc
+    events = find_event_mentions(annotated)
+    times = find_time_mentions(doc, document.dct)
+    typed_sentences = {e.sentence for e in events if e.event_type}
+    date = incident_date(times, typed_sentences, document.dct)
+    body_start = sum(1 for p in annotated.positions if document.tokens[p].part == "TITLE")
+    place = find_place(doc, body_start)
+    people = find_participants(doc, events)
+    counts = stated_counts(doc, events, people)
+    return DocumentRecord(
+        doc_id=document.doc_id, dct=document.dct, title=document.title,
+        event_types=_event_types(events, counts),
+        event_mentions=[_mention(annotated, e.start, e.end, event_type=e.event_type, frame=e.frame,
+                                 synset=e.synset) for e in events],
+        incident_date=date.date, date_granularity=date.granularity, date_certainty=date.certainty,
+        time_mentions=[_mention(annotated, t.start, t.end) for t in times],
+        city=place.city if place else None, state=place.state if place else None,
+        city_iri=place.city_iri if place else None, state_iri=place.state_iri if place else None,
+        place_evidence=place.evidence if place else None,
+        killed=counts.killed, injured=counts.injured, fired=counts.fired,
+        participants=[PersonRecord(p.full_name, p.first_name, p.last_name, p.age, p.role, p.status,
+                                   [_mention(annotated, s, e) for s, e in p.mentions]) for p in people],
+    )
+
+
+def process(documents: Iterable[Document], batch_size: int = 32) -> Iterator[DocumentRecord]:
+    """Annotate and extract documents in batches; yield one DocumentRecord per document, in order."""
+    for annotated in annotate(documents, batch_size=batch_size):
+        yield extract(annotated)

@@ -1,0 +1,131 @@
+"""Temporal expressions resolved against the document creation time, and the incident date.
+
+spaCy's adjacent DATE and TIME spans are joined ("Saturday" + "night"); weekdays and relative
+days ("yesterday", "last night") are resolved here, other expressions by dateparser with the
+DCT as base. The incident date is the first resolved date in a sentence that mentions a typed
+event, else the first in the text, else the DCT, marked as a weak estimate.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+MONTH_ABBREVIATIONS = {m[:3] for m in MONTHS} | {"sept"}
+RELATIVE_DAYS = {"today": 0, "tonight": 0, "this morning": 0, "this afternoon": 0, "this evening": 0,
+                 "yesterday": 1, "last night": 1, "overnight": 0}
+NOT_A_DATE = re.compile(r"\b(year|years|month|months|week|weeks|day|days|hours?|minutes?|decades?)\b(?! ago)|"
+                        r"\bold\b|\bage\b|\d+s\b|\bseason|\bnow\b|\bcentury\b", re.I)
+EARLIEST_DAYS_BEFORE_DCT = 400
+PUBLICATION_STAMP = re.compile(r"\b\d{4}\b.*\d{1,2}:\d{2}|\b(posted|updated|published|last modified)\b", re.I)
+
+
+@dataclass(frozen=True)
+class TimeMention:
+    """A resolved temporal expression: spaCy span [start, end), its text, date, granularity and sentence."""
+
+    start: int
+    end: int
+    text: str
+    date: dt.date
+    granularity: str
+    sentence: int
+
+
+@dataclass(frozen=True)
+class IncidentDate:
+    """The estimated incident date with its granularity and how it was found ('text' or 'dct')."""
+
+    date: dt.date
+    granularity: str
+    certainty: str
+
+
+def joined_spans(doc) -> list[tuple[int, int]]:
+    """Token ranges of DATE and TIME entities, adjacent ones joined."""
+    spans: list[list[int]] = []
+    for ent in doc.ents:
+        if ent.label_ not in ("DATE", "TIME"):
+            continue
+        if spans and ent.start - spans[-1][1] <= 1 and doc[spans[-1][1]:ent.start].text.lower() in ("", "on", "at"):
+            spans[-1][1] = ent.end
+        else:
+            spans.append([ent.start, ent.end])
+    return [(s, e) for s, e in spans]
+
+
+def _weekday_before(dct: dt.date, weekday: int) -> dt.date:
+    return dct - dt.timedelta(days=(dct.weekday() - weekday) % 7)
+
+
+def _granularity(text: str) -> str:
+    lowered = text.lower()
+    has_month = any(m in lowered for m in MONTHS) or any(re.search(rf"\b{m}\b", lowered) for m in MONTH_ABBREVIATIONS)
+    if re.search(r"\b\d{1,2}(st|nd|rd|th)?\b", lowered) and has_month or re.search(r"\d{1,2}/\d{1,2}", lowered):
+        return "day"
+    if has_month:
+        return "month"
+    return "year"
+
+
+@lru_cache(maxsize=4096)
+def resolve(text: str, dct: dt.date) -> tuple[dt.date, str] | None:
+    """Resolve one temporal expression against the DCT; returns (date, granularity) or None."""
+    lowered = " ".join(text.lower().replace(".", " ").split())
+    if NOT_A_DATE.search(lowered) and not re.search(r"\bago\b|\blast (week|month|year)\b", lowered):
+        return None
+    for phrase, days in RELATIVE_DAYS.items():
+        if phrase in lowered:
+            return dct - dt.timedelta(days=days), "day"
+    for index, weekday in enumerate(WEEKDAYS):
+        if re.search(rf"\b{weekday}\b", lowered) and not any(m in lowered for m in MONTHS):
+            return _weekday_before(dct, index), "day"
+    if not re.search(r"\d|" + "|".join(MONTHS) + "|" + "|".join(MONTH_ABBREVIATIONS) + r"|ago|last", lowered):
+        return None
+    import dateparser
+
+    base = dt.datetime.combine(dct, dt.time(12))
+    parsed = dateparser.parse(text, languages=["en"],
+                              settings={"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past",
+                                        "RETURN_AS_TIMEZONE_AWARE": False})
+    if parsed is None:
+        return None
+    granularity = "week" if "week" in lowered else "day" if "ago" in lowered else _granularity(lowered)
+    return parsed.date(), granularity
+
+
+def find_time_mentions(doc, dct: dt.date) -> list[TimeMention]:
+    """Return the resolved temporal expressions of a spaCy doc that lie in the year before the DCT (or on it)."""
+    sentence_of = {}
+    for n, sent in enumerate(doc.sents):
+        sentence_of[sent.start] = n
+    mentions = []
+    for start, end in joined_spans(doc):
+        text = doc[start:end].text
+        context = doc[max(0, start - 3):end].text
+        if PUBLICATION_STAMP.search(context):
+            continue
+        resolved = resolve(text, dct)
+        if resolved is None:
+            continue
+        date, granularity = resolved
+        if not dct - dt.timedelta(days=EARLIEST_DAYS_BEFORE_DCT) <= date <= dct + dt.timedelta(days=1):
+            continue
+        mentions.append(TimeMention(start, end, text, date, granularity, sentence_of[doc[start].sent.start]))
+    return mentions
+
+
+def incident_date(times: Sequence[TimeMention], event_sentences: set[int], dct: dt.date) -> IncidentDate:
+    """Choose the incident date: the earliest day-level date, those of sentences that mention a typed event
+    first (later dates are mostly arrests, hearings, funerals); then coarser dates; then the DCT."""
+    ranked = sorted(times, key=lambda t: (t.granularity != "day", t.sentence not in event_sentences, t.date, t.start))
+    if ranked:
+        best = ranked[0]
+        return IncidentDate(best.date, best.granularity, "text")
+    return IncidentDate(dct, "day", "dct")

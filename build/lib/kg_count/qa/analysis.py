@@ -1,0 +1,75 @@
+"""A passage analysed once for all its questions: parse, events, and the scored event graph."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Iterable
+
+from kg_count.qa.features import crossed, event_features, pair_features
+from kg_count.qa.models import TRIGGER_THRESHOLDS, QAModels
+from kg_count.qa.passage import PassageEvent, find_events, parse
+from kg_count.qa.passage_graph import PassageGraph
+
+TEMPORAL_RELATIONS = ("before", "after", "overlaps")
+SEMANTIC_RELATIONS = ("causes", "conditions", "counterfactual", "subEventOf", "coreferent")
+STATUSES = ("finished", "ongoing", "future")
+MIN_STORED_CONFIDENCE = 0.05
+
+
+@dataclass
+class AnalysedPassage:
+    """A passage's parse, its events and its event graph."""
+
+    doc: object
+    events: list[PassageEvent]
+    graph: PassageGraph
+
+    @cached_property
+    def event_at(self) -> dict[int, PassageEvent]:
+        """The events by their trigger's start offset (how answer rows name them)."""
+        return {event.start: event for event in self.events}
+
+
+def by_passage(questions: Iterable) -> dict[str, list]:
+    """Questions grouped by their passage text (TORQUE or ESTER questions), in input order."""
+    groups: dict[str, list] = defaultdict(list)
+    for question in questions:
+        groups[question.passage].append(question)
+    return groups
+
+
+def status_features(event: PassageEvent, status: str) -> list[str]:
+    """Features for "does ``event`` have ``status``": the event's description crossed with the status."""
+    return crossed(status, event_features(event))
+
+
+def analyse_passage(passage_id: str, text: str, models: QAModels, style: str) -> AnalysedPassage:
+    """Parse ``text``, find its events (``style``: torque or ester), and build its scored event graph.
+
+    Temporal relations and statuses are scored when ``models`` has those scorers (TORQUE); the
+    semantic relations when it has the semantic scorer (ESTER). Relations below
+    MIN_STORED_CONFIDENCE are not written.
+    """
+    doc = parse(text)
+    events = find_events(doc, models.triggers, style, TRIGGER_THRESHOLDS[style])
+    graph = PassageGraph(passage_id)
+    graph.add_events(events)
+    scorer, relations = (models.temporal, TEMPORAL_RELATIONS) if style == "torque" else \
+        (models.semantic, SEMANTIC_RELATIONS)
+    if scorer is not None:
+        for anchor in events:
+            for event in events:
+                if event is anchor:
+                    continue
+                features = pair_features(doc, event, anchor)
+                for relation in relations:
+                    confidence = scorer.probability(crossed(relation, features))
+                    if confidence >= MIN_STORED_CONFIDENCE:
+                        graph.add_relation(event, relation, anchor, confidence)
+    if style == "torque" and models.status is not None:
+        for event in events:
+            for status in STATUSES:
+                graph.add_status(event, status, models.status.probability(status_features(event, status)))
+    return AnalysedPassage(doc, events, graph)

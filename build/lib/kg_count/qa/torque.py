@@ -1,0 +1,96 @@
+"""Answering TORQUE questions from passage event graphs, and the examples its scorers learn from."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Iterable, Iterator
+
+from kg_count.progress import progress
+from kg_count.qa.analysis import AnalysedPassage, analyse_passage, by_passage, status_features
+from kg_count.qa.anchors import find_anchor
+from kg_count.qa.features import crossed, pair_features
+from kg_count.qa.models import QAModels
+from kg_count.qa.passage import PassageEvent, parse
+from kg_count.qa.questions import TemporalQuestion, parse_temporal_question
+from kg_count.qa.readers import TorqueQuestion
+
+QUESTION_RELATIONS = {"before": "before", "after": "after", "during": "overlaps"}
+NOT_YET_REAL = {"uncertain", "hypothetical", "intended"}
+
+
+def fits_modality(event: PassageEvent, asked: frozenset) -> bool:
+    """Whether an event can answer a question asked with the modality marks ``asked``.
+
+    "might/may/could" and "will" questions ask for events not (yet) real: future status or an
+    uncertain, hypothetical or intended mark; "not" questions ask for negated events. Questions
+    without such marks take every event.
+    """
+    if "negated" in asked:
+        return "negated" in event.modality or event.status == "future"
+    if asked & {"uncertain", "future"}:
+        return event.status == "future" or bool(event.modality & NOT_YET_REAL)
+    return True
+
+
+def question_anchor(analysis: AnalysedPassage, parsed: TemporalQuestion) -> PassageEvent | None:
+    """The passage event a temporal question's anchor clause names, if any."""
+    if not parsed.anchor_text:
+        return None
+    return find_anchor(analysis.events, analysis.doc, parse(parsed.anchor_text))
+
+
+def answer_question(analysis: AnalysedPassage, question: str, models: QAModels) -> list[tuple[int, int]]:
+    """The trigger spans answering one question: a status query or a relation query over the graph."""
+    parsed = parse_temporal_question(question)
+    if parsed.default:
+        rows = analysis.graph.with_status(parsed.default, models.status.threshold)
+    else:
+        anchor = question_anchor(analysis, parsed)
+        relation = QUESTION_RELATIONS.get(parsed.relation)
+        if anchor is None or relation is None:
+            return []
+        rows = analysis.graph.related(anchor, relation, models.temporal.threshold)
+        rows = [row for row in rows if fits_modality(analysis.event_at[row.begin], parsed.modality)]
+    return sorted({(row.begin, row.end) for row in rows})
+
+
+def answer_torque(questions: Iterable[TorqueQuestion], models: QAModels) -> dict:
+    """``{passageID: {question: [[start, end], ...]}}`` for every question; each passage analysed once."""
+    groups = by_passage(questions)
+    predictions = {}
+    for text, items in progress(groups.items(), "passages", total=len(groups), unit="passage"):
+        analysis = analyse_passage(items[0].passage_id, text, models, "torque")
+        answers = predictions.setdefault(items[0].passage_id, {})
+        for q in items:
+            answers[q.question] = [list(s) for s in answer_question(analysis, q.question, models)]
+    return predictions
+
+
+def majority_spans(question: TorqueQuestion) -> set[tuple[int, int]]:
+    """Spans more than half of the annotators gave."""
+    counts: dict[tuple[int, int], int] = defaultdict(int)
+    for spans in question.answers:
+        for span in set(spans):
+            counts[span] += 1
+    return {span for span, n in counts.items() if n * 2 > len(question.answers)}
+
+
+def training_examples(questions: Iterable[TorqueQuestion], models: QAModels) -> Iterator[tuple[str, list[str], int]]:
+    """("temporal"|"status", features, label) for each found event of each question with gold answers."""
+    for text, items in by_passage(questions).items():
+        analysis = analyse_passage(items[0].passage_id, text, QAModels(models.triggers), "torque")
+        for q in items:
+            gold = majority_spans(q)
+            parsed = parse_temporal_question(q.question)
+            if parsed.default:
+                for event in analysis.events:
+                    yield "status", status_features(event, parsed.default), int((event.start, event.end) in gold)
+                continue
+            relation = QUESTION_RELATIONS.get(parsed.relation)
+            anchor = question_anchor(analysis, parsed)
+            if relation is None or anchor is None:
+                continue
+            for event in analysis.events:
+                if event is not anchor:
+                    yield "temporal", crossed(relation, pair_features(analysis.doc, event, anchor)), \
+                        int((event.start, event.end) in gold)

@@ -1,0 +1,107 @@
+"""Find or provision WordNet 3.0 for NLTK without any download.
+
+Order of preference: NLTK data already installed (``nltk.data.find``), then a cache folder
+this project owns, filled by copying Debian's ``wordnet-base`` and ``wordnet-sense-index``
+files (installing those packages with apt when they are missing and apt is usable).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+from kg_count.errors import SetupError
+
+DEBIAN_WORDNET_DIR = Path("/usr/share/wordnet")
+DEBIAN_PACKAGES = ("wordnet-base", "wordnet-sense-index")
+FIX_COMMAND = "apt-get install -y " + " ".join(DEBIAN_PACKAGES) + " && make setup"
+LEXNAMES_FILE = Path(__file__).with_name("lexnames")
+REQUIRED_FILES = (
+    "data.noun", "data.verb", "data.adj", "data.adv",
+    "index.noun", "index.verb", "index.adj", "index.adv", "index.sense",
+    "noun.exc", "verb.exc", "adj.exc", "adv.exc",
+)
+
+
+def project_cache() -> Path:
+    """Return the folder this project keeps its data in (``$KG_COUNT_CACHE`` or ``~/.cache/kg_count``)."""
+    return Path(os.environ.get("KG_COUNT_CACHE") or Path.home() / ".cache" / "kg_count")
+
+
+def cache_dir() -> Path:
+    """Return the folder this project keeps its NLTK data in (``nltk_data`` in the project cache)."""
+    return project_cache() / "nltk_data"
+
+
+def _nltk_has_wordnet() -> bool:
+    import nltk
+
+    try:
+        nltk.data.find("corpora/wordnet")
+    except LookupError:
+        return False
+    return True
+
+
+def _apt_install() -> None:
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        return
+    subprocess.run(["apt-get", "install", "-y", "-q", *DEBIAN_PACKAGES],
+                   check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _debian_files_present() -> bool:
+    return all((DEBIAN_WORDNET_DIR / name).is_file() for name in REQUIRED_FILES)
+
+
+def _copy_debian_wordnet(target: Path) -> None:
+    """Copy Debian's WordNet 3.0 files into ``target`` (an NLTK ``corpora/wordnet`` folder), atomically."""
+    staging = target.with_name(target.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for source in DEBIAN_WORDNET_DIR.iterdir():
+        if source.is_file():
+            shutil.copyfile(source, staging / source.name)
+    shutil.copyfile(LEXNAMES_FILE, staging / "lexnames")
+    shutil.rmtree(target, ignore_errors=True)
+    staging.rename(target)
+
+
+def provision_wordnet() -> Path | None:
+    """Make WordNet 3.0 readable by NLTK; return the cache folder used, or None when NLTK already had it.
+
+    Raises SetupError naming the command that fixes it when no source of WordNet is available.
+    """
+    target = cache_dir() / "corpora" / "wordnet"
+    if (target / "lexnames").is_file():
+        return cache_dir()
+    if _nltk_has_wordnet():
+        return None
+    if not _debian_files_present():
+        _apt_install()
+    if not _debian_files_present():
+        raise SetupError(f"WordNet 3.0 was not found (no NLTK data, no {DEBIAN_WORDNET_DIR}); run: {FIX_COMMAND}")
+    _copy_debian_wordnet(target)
+    return cache_dir()
+
+
+@lru_cache(maxsize=1)
+def wordnet():
+    """Return NLTK's WordNet 3.0 reader, provisioning the data first when needed."""
+    import nltk
+
+    folder = provision_wordnet()
+    if folder is not None and str(folder) not in nltk.data.path:
+        nltk.data.path.insert(0, str(folder))
+    from nltk.corpus import wordnet as reader
+
+    reader.ensure_loaded()
+    return reader
+
+
+if __name__ == "__main__":
+    used = provision_wordnet()
+    print(f"WordNet 3.0 ready ({used or 'NLTK data'}): {wordnet().get_version()}")
