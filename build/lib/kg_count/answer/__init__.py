@@ -1,1 +1,0 @@
-"""Answering the task's questions: the reference baseline (and, later, SPARQL over the incident graph)."""

@@ -1,1 +1,0 @@
-"""RDF: turning DocumentRecords into named graphs, and the Oxigraph-backed store."""

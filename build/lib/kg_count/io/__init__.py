@@ -1,1 +1,0 @@
-"""Readers and writers for the task's formats: CoNLL documents, questions, answers."""

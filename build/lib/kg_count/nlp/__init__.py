@@ -1,1 +1,0 @@
-"""The NLP pipeline: annotation, event mentions, time, places, participants and counts."""

@@ -1,1 +1,0 @@
-"""Package data: installed as part of kg_count (see setup.py); read with importlib.resources."""

@@ -1,1 +1,0 @@
-"""Data the project ships or provisions: WordNet 3.0 and its lexicographer file names."""
