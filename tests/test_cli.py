@@ -20,6 +20,30 @@ def test_help_for_every_subcommand():
         assert result.returncode == 0 and "usage: kg-count" in result.stdout
 
 
+def _subcommands(parser, prefix=()):
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield (*prefix, name), sub
+                yield from _subcommands(sub, (*prefix, name))
+
+
+def test_every_subcommand_and_option_is_described():
+    from kg_count.cli import build_parser
+
+    parser = build_parser()
+    assert "``" not in parser.description
+    undescribed = []
+    for path, sub in _subcommands(parser):
+        if not sub.description:
+            undescribed.append(" ".join(path))
+        undescribed += [f"{' '.join(path)} {a.option_strings[-1]}" for a in sub._actions
+                        if a.option_strings and a.help in (None, "") and a.dest != "help"]
+    assert undescribed == []
+
+
 def test_bad_usage_exits_2():
     assert run().returncode == 2
     result = run("evaluate", "--gold", "g.json")
@@ -68,4 +92,9 @@ def test_answer_and_run_sample_on_embedded_sample(tmp_path, capsys):
 
 @pytest.mark.parametrize("missing", ["docs.conll", "s2"])
 def test_run_sample_on_an_incomplete_folder_is_usage_error(tmp_path, missing):
+    if missing != "docs.conll":
+        write(tmp_path / "docs.conll", "")
+    if missing != "s2":
+        (tmp_path / "s2").mkdir()
+        write(tmp_path / "s2" / "questions.json", "{}")
     assert run("run-sample", "--sample", str(tmp_path), "--out", str(tmp_path / "o")).returncode == 2

@@ -41,6 +41,7 @@ def test_ctrl_c_stops_a_build_which_then_resumes(tmp_path):
     assert process.wait(60) == 130
     reader.join(10)
     errors = seen.decode(errors="replace")
+    assert "loading the spaCy model" in errors
     assert "interrupted" in errors and "Traceback" not in errors and "Exception ignored" not in errors
 
     resumed = subprocess.run(build, capture_output=True, text=True, env={**env, "KG_COUNT_PROGRESS": "0"})
