@@ -1,12 +1,13 @@
 """Packages of kg_count: the ``kg_count`` tree, plus the top-level ``ontology/`` and ``queries/`` folders
-shipped inside it as ``kg_count.ontology`` and ``kg_count.queries`` (read with importlib.resources).
-Everything else is in setup.cfg."""
+shipped inside it as ``kg_count.ontology`` and ``kg_count.queries`` (read with importlib.resources),
+and the data files of the package. Everything else is in setup.cfg."""
 
 from pathlib import Path
 
 from setuptools import find_namespace_packages, setup
 
 DATA_FOLDERS = {"kg_count.ontology": "ontology", "kg_count.queries": "queries"}
+PACKAGE_DATA = {"kg_count.resources": ["lexnames", "*.tsv", "*.txt"], "kg_count.qa.models": ["*"]}
 
 
 def data_packages() -> dict[str, str]:
@@ -20,4 +21,4 @@ def data_packages() -> dict[str, str]:
 
 setup(packages=find_namespace_packages(include=["kg_count*"]) + list(data_packages()),
       package_dir=data_packages(),
-      package_data={name: ["*.rq", "*.ttl"] for name in data_packages()})
+      package_data={**PACKAGE_DATA, **{name: ["*.rq", "*.ttl"] for name in data_packages()}})
