@@ -184,3 +184,19 @@ def test_read_commands_refuse_a_folder_that_is_no_store(command, tmp_path, capsy
     missing = tmp_path / "nothing"
     code, err = invoke([command[0], "--store", missing, *command[1:]], capsys)
     assert code == 1 and "no store here; build one with" in err and not missing.exists()
+
+
+BUILD_CASES = {
+    "no documents": ("docs.conll", "just some text\n", "no documents found"),
+    "article DCT 9999": ("docs.jsonl", '{"doc_id": "a", "title": "t", "dct": "9999-01-01", "content": "c"}\n',
+                         "line 1, document a: DCT 9999-01-01 is outside the years"),
+    "article without text": ("docs.jsonl", '{"doc_id": "a", "title": " ", "dct": "2017-01-01", "content": ""}\n',
+                             "line 1, document a: article has no text"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BUILD_CASES))
+def test_a_bad_documents_file_is_refused_before_a_store_is_made(case, tmp_path, capsys):
+    name, text, message = BUILD_CASES[case]
+    code, err = invoke(["build", "--docs", conll(tmp_path, text, name), "--store", tmp_path / "store"], capsys)
+    assert code == 1 and message in err and not (tmp_path / "store").exists()

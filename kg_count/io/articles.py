@@ -12,7 +12,7 @@ import os
 from typing import Iterator
 
 from kg_count.errors import InputError
-from kg_count.io.conll import BEGIN_RE, NEWLINE_TOKEN, Document, Token, text_lines
+from kg_count.io.conll import BEGIN_RE, NEWLINE_TOKEN, Document, Token, parse_dct, text_lines
 
 REQUIRED_FIELDS = ("doc_id", "title", "dct", "content")
 
@@ -42,20 +42,25 @@ def _json_lines(path: str | os.PathLike) -> Iterator[tuple[int, object]]:
             raise InputError(f"invalid JSON: {error.msg}", path, number) from None
 
 
+def _checked_article(record: object, path: object, number: int) -> tuple[str, dt.date]:
+    """The id and DCT of one article record; InputError names the file, line and id of a bad one."""
+    missing = [f for f in REQUIRED_FIELDS if not isinstance(record, dict) or f not in record]
+    if missing:
+        raise InputError(f"article lacks {', '.join(missing)}", path, number)
+    doc_id = str(record["doc_id"])
+    dct = parse_dct(str(record["dct"])[:10], path, number, doc_id)
+    if not str(record["title"]).strip() and not str(record["content"]).strip():
+        raise InputError("article has no text", path, number, f"document {doc_id}")
+    return doc_id, dct
+
+
 def iter_articles(path: str | os.PathLike) -> Iterator[Document]:
     """Yield one Document per JSON line; InputError names the file and line of a bad record."""
     from kg_count.nlp.model import load_model
 
     tokenizer = load_model().tokenizer
     for number, record in _json_lines(path):
-        missing = [f for f in REQUIRED_FIELDS if not isinstance(record, dict) or f not in record]
-        if missing:
-            raise InputError(f"article lacks {', '.join(missing)}", path, number)
-        doc_id = str(record["doc_id"])
-        try:
-            dct = dt.date.fromisoformat(str(record["dct"])[:10])
-        except ValueError:
-            raise InputError(f"dct {record['dct']!r} is not a date", path, number, f"document {doc_id}") from None
+        doc_id, dct = _checked_article(record, path, number)
         tokens = _tokens(tokenizer, doc_id, str(record["title"]), str(record["content"]))
         if not any(not t.is_layout for t in tokens):
             raise InputError("article has no text", path, number, f"document {doc_id}")
@@ -77,11 +82,12 @@ def document_ids(path: str | os.PathLike) -> list[str]:
     """The document ids of a CoNLL or JSON-lines file in file order, by a quick scan of its lines.
 
     InputError names the file, the line and the id when an id appears twice (a second document
-    under one id would silently replace the first).
+    under one id would silently replace the first), when the file holds no document, and, for
+    articles, when a record lacks a field, has a bad DCT or no text.
     """
     seen: dict[str, int] = {}
     if _is_articles(path):
-        entries = ((n, str(r.get("doc_id"))) for n, r in _json_lines(path) if isinstance(r, dict) and "doc_id" in r)
+        entries = ((n, _checked_article(r, path, n)[0]) for n, r in _json_lines(path))
     else:
         entries = ((n, m["doc"]) for n, m in ((n, BEGIN_RE.match(line)) for n, line in text_lines(path)) if m)
     for number, doc_id in entries:
@@ -89,4 +95,7 @@ def document_ids(path: str | os.PathLike) -> list[str]:
             raise InputError(f"document id appears twice (first on line {seen[doc_id]})", path, number,
                              f"document {doc_id}")
         seen[doc_id] = number
+    if not seen:
+        kind = "JSON lines of articles" if _is_articles(path) else "'#begin document (ID);' lines"
+        raise InputError(f"no documents found (expected {kind})", path)
     return list(seen)

@@ -75,7 +75,8 @@ class Document:
         return " ".join(pieces)
 
 
-def _parse_dct(value: str, path: object, line: int, doc_id: str) -> dt.date:
+def parse_dct(value: str, path: object, line: int, doc_id: str) -> dt.date:
+    """A document creation date ``YYYY-MM-DD`` within DCT_YEARS; InputError names the file, line and document."""
     try:
         date = dt.date.fromisoformat(value)
     except ValueError:
@@ -159,7 +160,7 @@ def iter_documents(path: str | os.PathLike) -> Iterator[Document]:
         if fields[2] == "DCT":
             if fields[0] != f"{doc.doc_id}.DCT":
                 raise InputError(f"DCT id {fields[0]!r} does not match document {doc.doc_id}", path, number)
-            doc.dct, has_dct = _parse_dct(fields[1], path, number, doc.doc_id), True
+            doc.dct, has_dct = parse_dct(fields[1], path, number, doc.doc_id), True
         else:
             doc.tokens.append(_parse_token(fields, doc.doc_id, path, number))
     if doc is not None:
