@@ -5,7 +5,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 from kg_count.io.conll import iter_documents, write_documents

@@ -2,7 +2,6 @@
 network failures told apart, a record cache shared by concurrent builds, no silent staleness."""
 
 import http.server
-import json
 import socket
 import threading
 from pathlib import Path

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pyoxigraph
+from oxrdflib import OxigraphStore
 from rdflib import Dataset, Graph
 
 from kg_count.errors import InputError, StoreError
@@ -51,7 +53,9 @@ def is_store_folder(path: Path) -> bool:
                               ((path / "CURRENT").is_file() and (path / "IDENTITY").is_file()))
 
 
-def _open_folder(path: Path, create: bool) -> Dataset:
+def _open_folder(path: Path, create: bool) -> tuple[Dataset, pyoxigraph.Store]:
+    """Open (or, when ``create``, make) the embedded store at ``path``; return rdflib's Dataset over it and
+    the Oxigraph store itself (for flushing)."""
     if path.exists() and not path.is_dir():
         raise StoreError("the store must be a folder, not a file", path)
     empty = not path.is_dir() or not any(path.iterdir())
@@ -59,16 +63,13 @@ def _open_folder(path: Path, create: bool) -> Dataset:
         raise StoreError(f"no store here; build one with: kg-count build --docs DOCS --store {path}", path)
     if not empty and not is_store_folder(path):
         raise StoreError("not a kg_count store: the folder holds other files (give a new or empty folder)", path)
-    if empty and path.is_dir():
-        path.rmdir()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    dataset = Dataset(store="Oxigraph", default_union=True)
+    path.mkdir(parents=True, exist_ok=True)
     try:
-        dataset.open(str(path), create=empty)
+        oxigraph = pyoxigraph.Store(str(path))
     except (OSError, ValueError) as error:
         raise StoreError(f"cannot open the store: {error}", path) from None
     (path / STORE_MARKER).touch()
-    return dataset
+    return Dataset(store=OxigraphStore(store=oxigraph), default_union=True), oxigraph
 
 
 def _values(variable: str, terms) -> str:
@@ -89,16 +90,18 @@ class GraphStore:
         if self.remote:
             self.endpoint = SparqlEndpoint(location)
             self.endpoint.query("ASK { ?s ?p ?o }")
-            self.dataset = None
+            self.dataset = self._oxigraph = None
         else:
             self.endpoint = None
-            self.dataset = _open_folder(self.path, create)
+            self.dataset, self._oxigraph = _open_folder(self.path, create)
             bind_prefixes(self.dataset)
         self.writes = 0
 
     def close(self) -> None:
+        """Release the store (the embedded store's folder lock goes with the last reference to it)."""
         if self.dataset is not None:
             self.dataset.close()
+            self.dataset = self._oxigraph = None
 
     def __enter__(self) -> "GraphStore":
         return self
@@ -145,7 +148,7 @@ class GraphStore:
         """Write the embedded store's buffered writes to disk. Called every FLUSH_EVERY graphs: without
         it a build's memory grew by about 200 MB per 1,000 documents; with it, it stays flat."""
         if not self.remote:
-            self.dataset.store._inner.flush()
+            self._oxigraph.flush()
 
     def graph_triples(self, identifier, subjects=None) -> Graph:
         """The triples of named graph ``identifier`` (only those whose subject is in ``subjects``, when
