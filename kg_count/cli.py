@@ -16,7 +16,8 @@ from kg_count.qa.commands import add_qa_parser
 SYSTEMS = ("graph", "baseline")
 EVENT_TYPES = ("killing", "injuring", "fire_burning", "job_firing")
 STORE_HELP = "store folder, or the URL of a SPARQL 1.1 server (query at URL/query, update at URL/update)"
-DOCS_HELP = "documents: the task's CoNLL format, or JSON lines of articles (doc_id, title, dct, content) ending in .jsonl"
+DOCS_HELP = ("documents: the task's CoNLL format, or JSON lines of articles (doc_id, title, dct, content) "
+             "ending in .jsonl")
 DESCRIPTION = ("Read news, build event-centric knowledge graphs, group reports into incidents and answer "
                "counting questions with SPARQL. Exit codes: 0 done, 1 bad input, 2 bad usage, 130 interrupted.")
 SCHEDULER_ADDRESS = re.compile(r"^(tcp|tls|ucx|ws|wss|inproc)://[^\s/]+$")
@@ -88,7 +89,8 @@ def _add_evaluate(subparsers) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument("--report", type=Path, help="also write an HTML report with plots and the worst questions "
                                                     "into this folder (index.html)")
-    parser.add_argument("--store", type=_store_location, help="with --report: group the system's documents by the store's "
+    parser.add_argument("--store", type=_store_location,
+                        help="with --report: group the system's documents by the store's "
                                                    "incidents")
     parser.set_defaults(handler=run_evaluate)
 
@@ -161,7 +163,8 @@ def _add_graph_commands(subparsers) -> None:
 
 
 def build_options(args: argparse.Namespace) -> dict:
-    """The keyword arguments of ``build_store`` given by ``--batch-size``, ``--workers``, ``--scheduler``, ``--no-cache``."""
+    """The keyword arguments of ``build_store`` given by ``--batch-size``, ``--workers``, ``--scheduler`` and
+    ``--no-cache``."""
     from kg_count.nlp.record_cache import default_cache_path
 
     if args.scheduler is not None and args.workers != 1:

@@ -63,7 +63,8 @@ def test_evaluate_json_keys(tmp_path, capsys):
     system = write(tmp_path / "sys.json", json.dumps({"2-1": {"numerical_answer": 1, "answer_docs": ["d"]}}))
     assert main(["evaluate", "--gold", str(gold), "--system", str(system), "--json"]) == 0
     scores = json.loads(capsys.readouterr().out)
-    for key in ("answered", "accuracy", "accuracy_norm", "rmse", "doc_precision", "doc_recall", "doc_f1", "doc_f1_norm"):
+    for key in ("answered", "accuracy", "accuracy_norm", "rmse", "doc_precision", "doc_recall", "doc_f1",
+                "doc_f1_norm"):
         assert key in scores
     assert scores["accuracy"] == 100.0 and scores["rmse"] == 0.0
 

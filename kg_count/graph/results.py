@@ -12,7 +12,8 @@ from rdflib import XSD, Graph, Literal
 from kg_count.graph.namespaces import bind_prefixes
 
 # strings, IRIs and comments, which may spell SERVICE without calling anything
-QUOTED_OR_COMMENT = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|<[^<>"{}|^`\\\s]*>|#[^\n]*')
+QUOTED_OR_COMMENT = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\''
+                               r'|<[^<>"{}|^`\\\s]*>|#[^\n]*')
 SERVICE_KEYWORD = re.compile(r"(?<![\w?$:])SERVICE(?![\w:])", re.IGNORECASE)
 
 
@@ -44,7 +45,8 @@ def _cell(value) -> str:
 def format_results(result, output: str = "table") -> str:
     """Render an rdflib query result: SELECT rows as table/csv/json, ASK as true/false, graphs as Turtle."""
     if result.type == "ASK":
-        return json.dumps({"boolean": bool(result.askAnswer)}) if output == "json" else str(bool(result.askAnswer)).lower()
+        answer = bool(result.askAnswer)
+        return json.dumps({"boolean": answer}) if output == "json" else str(answer).lower()
     if result.type in ("CONSTRUCT", "DESCRIBE"):
         return readable_graph(result.graph).serialize(format="turtle")
     names = [str(v) for v in result.vars]

@@ -155,7 +155,8 @@ class GraphStore:
         given) as an in-memory Graph with the project prefixes and simple literals."""
         name = identifier.n3() if hasattr(identifier, "n3") else f"<{identifier}>"
         values = _values("s", subjects) if subjects is not None else ""
-        return readable_graph(self.query(f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ {values} GRAPH {name} {{ ?s ?p ?o }} }}").graph)
+        query = f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ {values} GRAPH {name} {{ ?s ?p ?o }} }}"
+        return readable_graph(self.query(query).graph)
 
     def graph_turtle(self, identifier, subjects=None) -> str:
         """The Turtle of the triples of named graph ``identifier`` (whose subject is in ``subjects``, when given)."""

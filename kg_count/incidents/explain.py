@@ -96,5 +96,6 @@ def list_incidents(store, event_type: str | None, place: str | None, date: str |
                      f"{row.docs} docs")
     shown = lines if limit == 0 else lines[:limit]
     header = "id\tdate\ttypes\tcity\tstate\tcounts\tdocuments"
-    footer = f"{len(shown)} of {len(lines)} incidents shown" + ("" if len(shown) == len(lines) else " (--limit 0 for all)")
+    footer = f"{len(shown)} of {len(lines)} incidents shown"
+    footer += "" if len(shown) == len(lines) else " (--limit 0 for all)"
     return "\n".join([header, *shown, footer])

@@ -77,7 +77,8 @@ def event_lexicon() -> dict[tuple[str, str], LexicalEntry]:
     """
     words = _wordnet_units()
     lexicon = dict(words)
-    for key, entry in _frame_units(files("kg_count.ontology").joinpath("frames.ttl").read_text(encoding="utf-8")).items():
+    frames = files("kg_count.ontology").joinpath("frames.ttl").read_text(encoding="utf-8")
+    for key, entry in _frame_units(frames).items():
         synset = words[key].synset if key in words else None
         lexicon[key] = LexicalEntry(entry.frame, entry.event_type, synset)
     return lexicon

@@ -51,7 +51,8 @@ class RecordCache:
             self.connection.execute("PRAGMA synchronous=NORMAL")
             self.connection.execute("CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, record TEXT NOT NULL)")
         except sqlite3.Error as error:
-            raise InputError(f"cannot use the record cache: {error} (--no-cache builds without it)", self.path) from None
+            raise InputError(f"cannot use the record cache: {error} (--no-cache builds without it)",
+                             self.path) from None
 
     def get(self, key: str) -> DocumentRecord | None:
         row = self.connection.execute("SELECT record FROM records WHERE key = ?", (key,)).fetchone()
