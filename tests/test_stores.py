@@ -2,7 +2,10 @@
 network failures told apart, a record cache shared by concurrent builds, no silent staleness."""
 
 import http.server
+import os
 import socket
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -210,3 +213,12 @@ def test_incident_explanations_list_each_document_once_in_date_order(tmp_path, c
     assert len(doc_ids) == len(set(doc_ids)) == int(largest[-1].split()[0])
     dates = [line.split()[1] for line in doc_lines]
     assert dates == sorted(dates)
+
+
+def test_the_incident_fingerprint_is_the_same_in_every_process():
+    # sets print in another order under another hash seed: a fingerprint that followed it would
+    # rebuild the incidents on every command
+    code = "from kg_count.incidents.build import settings_fingerprint; print(settings_fingerprint())"
+    prints = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
+    assert len(prints) == 1 and len(prints.pop().strip()) == 64

@@ -24,13 +24,24 @@ from kg_count.progress import status
 CLUSTERING_MODULES = (reports, evidence, cluster, reconcile_module, incident_graph_module)
 
 
+def _canonical(value) -> str:
+    """``repr`` with sets sorted and mappings in key order, so that it is the same in every process."""
+    if isinstance(value, (set, frozenset)):
+        return "{" + ", ".join(sorted(_canonical(v) for v in value)) + "}"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_canonical(k)}: {_canonical(v)}" for k, v in sorted(value.items(), key=repr)) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_canonical(v) for v in value) + "]"
+    return repr(value)
+
+
 def settings_fingerprint(modules=CLUSTERING_MODULES) -> str:
     """A hash of the source and the current upper-case settings (thresholds, weights, radii) of ``modules``."""
     digest = hashlib.sha256()
     for module in modules:
         digest.update(inspect.getsource(module).encode())
         for name in sorted(n for n in vars(module) if n.isupper()):
-            digest.update(f"{module.__name__}.{name}={vars(module)[name]!r}\n".encode())
+            digest.update(f"{module.__name__}.{name}={_canonical(vars(module)[name])}\n".encode())
     return digest.hexdigest()
 
 
