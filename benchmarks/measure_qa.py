@@ -5,7 +5,8 @@ each fold the four scorers are trained on the other folds (scripts/train_qa_mode
 procedure) and that fold's questions answered and MATRES pairs ordered. Writes OUT/torque_cv.json,
 OUT/ester_cv.json, OUT/ester_test_cv.json (predictions) and OUT/scores.json, and prints the scores
 by kind and type. Per-question latency: answering the whole TORQUE and ESTER files with the
-shipped models (``--latency``), encoder included, one process.
+shipped models (``--latency``), encoder included, one process: wall time, and CPU time
+(which other jobs on a shared machine do not inflate; run with OPENBLAS_NUM_THREADS=1).
 
 Usage: python benchmarks/measure_qa.py [--data ../shared/data] [--folds 5] [--out out/qa] [--latency]
 """
@@ -29,7 +30,7 @@ from train_qa_models import training_files  # noqa: E402
 
 
 def latency(torque_path: Path, ester_path: Path) -> dict:
-    """Seconds per question answering whole files with the shipped models (a fresh passage cache)."""
+    """Wall and CPU seconds answering whole files with the shipped models (a fresh passage cache)."""
     from kg_count.qa import ester, torque
     from kg_count.qa.encoder import load_encoder
     from kg_count.qa.models import shipped_models
@@ -39,10 +40,12 @@ def latency(torque_path: Path, ester_path: Path) -> dict:
     result = {}
     for name, questions, answer in (("torque", read_torque(torque_path), torque.answer_torque),
                                     ("ester", read_ester(ester_path), ester.answer_ester)):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         answer(questions, models)
-        result[name] = {"questions": len(questions), "seconds": time.perf_counter() - started}
+        result[name] = {"questions": len(questions), "seconds": time.perf_counter() - started,
+                        "cpu_seconds": time.process_time() - cpu}
         result[name]["ms_per_question"] = 1000 * result[name]["seconds"] / len(questions)
+        result[name]["cpu_ms_per_question"] = 1000 * result[name]["cpu_seconds"] / len(questions)
     return result
 
 
@@ -61,7 +64,7 @@ def main() -> None:
         write_json_atomic(args.out / "latency.json", timings)
         for name, row in timings.items():
             print(f"{name}: {row['questions']} questions in {row['seconds']:.1f} s, "
-                  f"{row['ms_per_question']:.0f} ms a question")
+                  f"{row['ms_per_question']:.0f} ms a question ({row['cpu_ms_per_question']:.0f} ms of CPU time)")
         return
     started = time.perf_counter()
     data = collect(torque_path, ester_train, timebank)
