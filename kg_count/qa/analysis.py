@@ -71,6 +71,7 @@ def analyse_passage(passage_id: str, text: str, models: QAModels, style: str) ->
     scorer, relations = (models.temporal, TEMPORAL_RELATIONS) if style == "torque" else \
         (models.semantic, SEMANTIC_RELATIONS)
     if scorer is not None:
+        scored = []
         for anchor in events:
             for event in events:
                 if event is anchor:
@@ -80,7 +81,8 @@ def analyse_passage(passage_id: str, text: str, models: QAModels, style: str) ->
                 for relation in relations:
                     confidence = scorer.probability(crossed(relation, features), vector, (relation,))
                     if confidence >= MIN_STORED_CONFIDENCE:
-                        graph.add_relation(event, relation, anchor, confidence)
+                        scored.append((event, relation, anchor, confidence))
+        graph.add_relations(scored)
     if style == "torque" and models.status is not None:
         for event in events:
             vector = None if vectors is None else vectors[event.token]
