@@ -1,25 +1,52 @@
-"""Cross-validated TORQUE and ESTER scores of the QA bridge (no passage both trained on and scored).
+"""Cross-validated TORQUE, ESTER and MATRES scores of the QA bridge (no passage both trained on and scored).
 
-Passages are split into folds by a hash of their id; for each fold the four scorers are trained
-on the other folds (scripts/train_qa_models.py's procedure) and that fold's questions answered.
-Writes OUT/torque_cv.json and OUT/ester_cv.json (predictions) and prints the scores by kind and type.
+Passages (TORQUE, ESTER) and documents (TimeBank) are split into folds by a hash of their id; for
+each fold the four scorers are trained on the other folds (scripts/train_qa_models.py's data and
+procedure) and that fold's questions answered and MATRES pairs ordered. Writes OUT/torque_cv.json,
+OUT/ester_cv.json, OUT/ester_test_cv.json (predictions) and OUT/scores.json, and prints the scores
+by kind and type. Per-question latency: answering the whole TORQUE and ESTER files with the
+shipped models (``--latency``), encoder included, one process: wall time, and CPU time
+(which other jobs on a shared machine do not inflate; run with OPENBLAS_NUM_THREADS=1).
 
-Usage: python benchmarks/measure_qa.py [--data ../shared/data] [--folds 5] [--out out/qa]
+Usage: python benchmarks/measure_qa.py [--data ../shared/data] [--folds 5] [--out out/qa] [--latency]
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
 from kg_count.io.atomic import write_json_atomic
-from kg_count.qa.commands import torque_question_kind, format_scores
+from kg_count.qa.commands import format_scores, torque_question_kind
 from kg_count.qa.readers import read_ester, read_torque, read_torque_clusters
 from kg_count.qa.scoring import ester_scores, torque_scores
-from kg_count.qa.training import cross_validate
+from kg_count.qa.training import collect, cross_validate, matres_f1
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+from train_qa_models import training_files  # noqa: E402
+
+
+def latency(torque_path: Path, ester_path: Path) -> dict:
+    """Wall and CPU seconds answering whole files with the shipped models (a fresh passage cache)."""
+    from kg_count.qa import ester, torque
+    from kg_count.qa.encoder import load_encoder
+    from kg_count.qa.models import shipped_models
+
+    models = shipped_models()
+    load_encoder()
+    result = {}
+    for name, questions, answer in (("torque", read_torque(torque_path), torque.answer_torque),
+                                    ("ester", read_ester(ester_path), ester.answer_ester)):
+        started, cpu = time.perf_counter(), time.process_time()
+        answer(questions, models)
+        result[name] = {"questions": len(questions), "seconds": time.perf_counter() - started,
+                        "cpu_seconds": time.process_time() - cpu}
+        result[name]["ms_per_question"] = 1000 * result[name]["seconds"] / len(questions)
+        result[name]["cpu_ms_per_question"] = 1000 * result[name]["cpu_seconds"] / len(questions)
+    return result
 
 
 def main() -> None:
@@ -27,20 +54,37 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--out", type=Path, default=Path("out/qa"))
+    parser.add_argument("--latency", action="store_true", help="only measure per-question latency")
     args = parser.parse_args()
-    torque_path = args.data / "torque" / "dev-part.json"
-    ester_paths = [args.data / "ester" / "final_train_ans_gen_500completed.json",
-                   args.data / "ester" / "final_train_ans_gen_500original.json"]
+    torque_path, ester_train, timebank = training_files(args.data)
+    original = args.data / "ester" / "final_train_ans_gen_500original.json"
+    test = args.data / "ester" / "final_test_ans_gen.json"
+    if args.latency:
+        timings = latency(torque_path, original)
+        write_json_atomic(args.out / "latency.json", timings)
+        for name, row in timings.items():
+            print(f"{name}: {row['questions']} questions in {row['seconds']:.1f} s, "
+                  f"{row['ms_per_question']:.0f} ms a question ({row['cpu_ms_per_question']:.0f} ms of CPU time)")
+        return
     started = time.perf_counter()
-    torque_predictions, ester_predictions = cross_validate(torque_path, ester_paths, args.folds)
-    write_json_atomic(args.out / "torque_cv.json", torque_predictions)
-    write_json_atomic(args.out / "ester_cv.json", ester_predictions)
+    data = collect(torque_path, ester_train, timebank)
+    result = cross_validate(data, torque_path, [original, test], args.folds)
+    write_json_atomic(args.out / "torque_cv.json", result["torque"])
+    write_json_atomic(args.out / "ester_cv.json", result["ester"][original])
+    write_json_atomic(args.out / "ester_test_cv.json", result["ester"][test])
     clusters = read_torque_clusters(args.data / "torque" / "dev-part_question_clustering.json")
-    print(f"{args.folds}-fold cross-validation by passage, {time.perf_counter() - started:.0f} s\n")
-    print("TORQUE dev-part\n" + format_scores("torque", torque_scores(
-        read_torque(torque_path), torque_predictions, clusters, kind_of=torque_question_kind)))
-    for path in ester_paths:
-        print(f"\nESTER {path.name}\n" + format_scores("ester", ester_scores(read_ester(path), ester_predictions)))
+    scores = {"torque": torque_scores(read_torque(torque_path), result["torque"], clusters,
+                                      kind_of=torque_question_kind),
+              "ester": {path.name: ester_scores(read_ester(path), result["ester"][path]) for path in (original, test)},
+              "matres": matres_f1(result["matres"])}
+    write_json_atomic(args.out / "scores.json", scores)
+    print(f"{args.folds}-fold cross-validation by passage / document, {time.perf_counter() - started:.0f} s\n")
+    print("TORQUE dev-part\n" + format_scores("torque", scores["torque"]))
+    for name, table in scores["ester"].items():
+        print(f"\nESTER {name}\n" + format_scores("ester", table))
+    m = scores["matres"]
+    print(f"\nMATRES held-out documents: {m['pairs']} BEFORE/AFTER/EQUAL pairs, micro F1 {m['f1']:.2f} "
+          f"(BEFORE {m['BEFORE']:.2f}, AFTER {m['AFTER']:.2f}, EQUAL {m['EQUAL']:.2f})")
 
 
 if __name__ == "__main__":

@@ -290,3 +290,23 @@ def test_modal_questions_take_only_events_not_yet_real(torque_passage):
     assert not torque.fits_modality(events["shot"], might)
     assert torque.fits_modality(events["resist"], parse_temporal_question("What did not happen after the arrest?").modality)
     assert torque.fits_modality(events["shot"], frozenset())
+
+
+def test_read_timeml_and_matres(tmp_path):
+    from kg_count.qa.timeml import read_matres, read_timeml
+
+    path = tmp_path / "doc.tml"
+    path.write_text('<?xml version="1.0" ?><TimeML><DOCID>D1</DOCID><TEXT>Police <EVENT eid="e1" class="OCCURRENCE">'
+                    'arrested</EVENT> a man who had <EVENT eid="e2" class="OCCURRENCE">fled</EVENT>.</TEXT>'
+                    '<MAKEINSTANCE eventID="e1" eiid="ei7" tense="PAST" aspect="NONE" polarity="POS" pos="VERB" />'
+                    '<MAKEINSTANCE eventID="e2" eiid="ei8" tense="PAST" aspect="PERFECTIVE" polarity="POS" pos="VERB" />'
+                    '</TimeML>', encoding="utf-8")
+    document = read_timeml(path)
+    assert document.text == "Police arrested a man who had fled."
+    assert [(e.text, e.eiid, e.aspect) for e in document.events] == [("arrested", "7", "NONE"),
+                                                                    ("fled", "8", "PERFECTIVE")]
+    assert all(document.text[e.start:e.end] == e.text for e in document.events)
+    matres = tmp_path / "m.txt"
+    matres.write_text("D1\tarrested\tfled\t7\t8\tAFTER\nD1\tarrested\tfled\t7\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"m\.txt.*line 2"):
+        read_matres(matres)

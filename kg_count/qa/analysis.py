@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable
 
-from kg_count.qa.features import crossed, event_features, pair_features
+from kg_count.qa.features import crossed, event_features, pair_features, pair_vector
 from kg_count.qa.models import TRIGGER_THRESHOLDS, QAModels
 from kg_count.qa.passage import PassageEvent, find_events, parse
 from kg_count.qa.passage_graph import PassageGraph
@@ -25,6 +25,7 @@ class AnalysedPassage:
     doc: object
     events: list[PassageEvent]
     graph: PassageGraph
+    vectors: object = None
 
     @cached_property
     def event_at(self) -> dict[int, PassageEvent]:
@@ -45,31 +46,47 @@ def status_features(event: PassageEvent, status: str) -> list[str]:
     return crossed(status, event_features(event))
 
 
+def passage_vectors(doc, models: QAModels):
+    """The encoder's token vectors of ``doc`` when the models read them, else None."""
+    if not models.uses_encoder:
+        return None
+    from kg_count.qa.encoder import cached_token_vectors
+
+    return cached_token_vectors(doc)
+
+
 def analyse_passage(passage_id: str, text: str, models: QAModels, style: str) -> AnalysedPassage:
     """Parse ``text``, find its events (``style``: torque or ester), and build its scored event graph.
 
     Temporal relations and statuses are scored when ``models`` has those scorers (TORQUE); the
-    semantic relations when it has the semantic scorer (ESTER). Relations below
+    semantic relations when it has the semantic scorer (ESTER). Scorers with dense blocks also
+    read the encoder's token vectors (the relation or status names the block). Relations below
     MIN_STORED_CONFIDENCE are not written.
     """
     doc = parse(text)
-    events = find_events(doc, models.triggers, style, TRIGGER_THRESHOLDS[style])
+    vectors = passage_vectors(doc, models)
+    events = find_events(doc, models.triggers, style, TRIGGER_THRESHOLDS[style], vectors)
     graph = PassageGraph(passage_id)
     graph.add_events(events)
     scorer, relations = (models.temporal, TEMPORAL_RELATIONS) if style == "torque" else \
         (models.semantic, SEMANTIC_RELATIONS)
     if scorer is not None:
+        scored = []
         for anchor in events:
             for event in events:
                 if event is anchor:
                     continue
                 features = pair_features(doc, event, anchor)
+                vector = None if vectors is None else pair_vector(vectors, event, anchor)
                 for relation in relations:
-                    confidence = scorer.probability(crossed(relation, features))
+                    confidence = scorer.probability(crossed(relation, features), vector, (relation,))
                     if confidence >= MIN_STORED_CONFIDENCE:
-                        graph.add_relation(event, relation, anchor, confidence)
+                        scored.append((event, relation, anchor, confidence))
+        graph.add_relations(scored)
     if style == "torque" and models.status is not None:
         for event in events:
+            vector = None if vectors is None else vectors[event.token]
             for status in STATUSES:
-                graph.add_status(event, status, models.status.probability(status_features(event, status)))
-    return AnalysedPassage(doc, events, graph)
+                graph.add_status(event, status, models.status.probability(
+                    status_features(event, status), vector, (status,)))
+    return AnalysedPassage(doc, events, graph, vectors)

@@ -7,7 +7,7 @@ from typing import Iterable, Iterator
 from kg_count.progress import progress
 from kg_count.qa.analysis import AnalysedPassage, analyse_passage, by_passage
 from kg_count.qa.anchors import find_anchor, question_lemmas
-from kg_count.qa.features import crossed, pair_features
+from kg_count.qa.features import crossed, pair_features, pair_vector
 from kg_count.qa.models import QAModels
 from kg_count.qa.passage import PassageEvent, parse
 from kg_count.qa.questions import SemanticQuestion, parse_semantic_question
@@ -61,19 +61,21 @@ def answer_ester(questions: Iterable[EsterQuestion], models: QAModels) -> dict:
     return predictions
 
 
-def training_examples(questions: Iterable[EsterQuestion], models: QAModels) -> Iterator[tuple[list[str], int]]:
-    """(features, label) for each found event of each question: is its trigger inside a gold answer?"""
-    for text, items in by_passage(questions).items():
-        analysis = analyse_passage(items[0].passage_id, text, QAModels(models.triggers), "ester")
-        for q in items:
-            parsed = parse_semantic_question(q.question)
-            anchor = question_anchor(analysis, parse(q.question))
-            if anchor is None:
+def training_examples(analysis: AnalysedPassage, questions: Iterable[EsterQuestion]) -> Iterator[tuple]:
+    """(features, label, vector, blocks) for each event of ``analysis`` (the passage with its
+    annotated events) and each question: is the event an answer (its trigger inside a gold answer
+    span, or one of the answers' annotated triggers)? ``vector``: the encoder's view of the pair."""
+    for q in questions:
+        parsed = parse_semantic_question(q.question)
+        anchor = question_anchor(analysis, parse(q.question))
+        if anchor is None:
+            continue
+        relation, anchor_is_source = _oriented(parsed)
+        for event in analysis.events:
+            if event is anchor:
                 continue
-            relation, anchor_is_source = _oriented(parsed)
-            for event in analysis.events:
-                if event is anchor:
-                    continue
-                label = int(any(a <= event.start and event.end <= b for a, b in q.answer_spans))
-                source, target = (anchor, event) if anchor_is_source else (event, anchor)
-                yield crossed(relation, pair_features(analysis.doc, source, target)), label
+            label = int(any(a <= event.start and event.end <= b for a, b in q.answer_spans)
+                        or (event.start, event.end) in q.gold_trigger_spans)
+            source, target = (anchor, event) if anchor_is_source else (event, anchor)
+            yield (crossed(relation, pair_features(analysis.doc, source, target)), label,
+                   pair_vector(analysis.vectors, source, target), (relation,))

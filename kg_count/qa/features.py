@@ -99,6 +99,14 @@ def pair_features(doc, event: PassageEvent, anchor: PassageEvent) -> list[str]:
     return features
 
 
+def pair_vector(vectors, event: PassageEvent, anchor: PassageEvent):
+    """The encoder's view of a pair: the event's and the anchor's token vectors and their product."""
+    import numpy as np
+
+    e, a = vectors[event.token], vectors[anchor.token]
+    return np.concatenate([e, a, e * a])
+
+
 def crossed(prefix: str, features: list[str]) -> list[str]:
     """Features both as they are and crossed with ``prefix`` (the relation asked)."""
     return features + [f"{prefix}|{f}" for f in features] + [prefix]

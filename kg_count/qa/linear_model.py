@@ -1,80 +1,159 @@
-"""A logistic regression over named binary features, trained with SciPy and shipped as JSON.
+"""A logistic regression over named binary features and encoder vectors, trained with SciPy.
 
-Training minimises L2-regularised log loss with L-BFGS; the model file holds the bias and one
-weight per feature name, so scoring at run time needs neither SciPy nor NumPy arrays.
+The score of an example is ``bias + sum of its features' weights + sum over its dense blocks of
+(vector - center) / scale . W[block]``: named features come from the parse (part of speech, tense,
+connectives, ...), the vector from the encoder (kg_count.qa.encoder), and a block names which
+weight vector reads it (the relation asked, the annotation style, ...). Training minimises
+L2-regularised log loss with L-BFGS. The model file is JSON: bias, threshold, feature weights, and
+per block its weights (float16 precision), with the vectors' center and scale.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
+
+import numpy as np
 
 from kg_count.errors import SetupError
 from kg_count.io.atomic import atomic_writer
 
 
 @dataclass
+class Example:
+    """One training example: active feature names, the row of its vector in the vectors matrix
+    (-1: none), the dense blocks that read it, and the label."""
+
+    features: Sequence[str]
+    label: int
+    row: int = -1
+    blocks: tuple[str, ...] = ()
+
+
+@dataclass
 class LinearModel:
-    """Weights by feature name and a bias; ``probability`` reads a collection of active feature names."""
+    """Weights by feature name, dense block weights and a bias; ``probability`` scores one example."""
 
     weights: dict[str, float]
     bias: float
     threshold: float = 0.5
+    blocks: dict[str, np.ndarray] = field(default_factory=dict)
+    center: np.ndarray | None = None
+    scale: np.ndarray | None = None
 
-    def probability(self, features: Iterable[str]) -> float:
-        """P(label = 1) for the active ``features`` (unknown names weigh nothing)."""
+    def logit(self, features: Iterable[str], vector: np.ndarray | None = None, blocks: Iterable[str] = ()) -> float:
+        """The score before the sigmoid (unknown feature names and blocks weigh nothing)."""
         score = self.bias + sum(self.weights.get(f, 0.0) for f in features)
+        if vector is not None and self.blocks:
+            standard = (vector - self.center) / self.scale
+            score += sum(float(standard @ self.blocks[b]) for b in blocks if b in self.blocks)
+        return score
+
+    def probability(self, features: Iterable[str], vector: np.ndarray | None = None,
+                    blocks: Iterable[str] = ()) -> float:
+        """P(label = 1) for the active ``features`` and, where the model has dense blocks, ``vector``."""
+        score = self.logit(features, vector, blocks)
         return 1.0 / (1.0 + math.exp(-max(-35.0, min(35.0, score))))
 
     def save(self, path: str | Path) -> None:
         """Write the model as JSON, atomically."""
+        data = {"bias": self.bias, "threshold": self.threshold,
+                "weights": {k: round(v, 5) for k, v in sorted(self.weights.items()) if abs(v) > 1e-6}}
+        if self.blocks:
+            def half(vector):
+                return [float(x) for x in np.asarray(vector, dtype=np.float16)]
+            data["dense"] = {"center": half(self.center), "scale": half(self.scale),
+                             "blocks": {name: half(w) for name, w in sorted(self.blocks.items())}}
         with atomic_writer(path) as handle:
-            json.dump({"bias": self.bias, "threshold": self.threshold,
-                       "weights": {k: round(v, 5) for k, v in sorted(self.weights.items()) if abs(v) > 1e-6}},
-                      handle, indent=0, sort_keys=True)
+            json.dump(data, handle, indent=0, sort_keys=True)
 
     @classmethod
     def load(cls, path: str | Path) -> "LinearModel":
         """Read a model file; SetupError naming it when it is missing or broken."""
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
-            return cls({k: float(v) for k, v in data["weights"].items()}, float(data["bias"]),
-                       float(data.get("threshold", 0.5)))
-        except (OSError, ValueError, KeyError) as error:
+            model = cls({k: float(v) for k, v in data["weights"].items()}, float(data["bias"]),
+                        float(data.get("threshold", 0.5)))
+            if "dense" in data:
+                dense = data["dense"]
+                model.center = np.array(dense["center"], dtype=np.float32)
+                model.scale = np.array(dense["scale"], dtype=np.float32)
+                model.blocks = {k: np.array(v, dtype=np.float32) for k, v in dense["blocks"].items()}
+            return model
+        except (OSError, ValueError, KeyError, TypeError) as error:
             raise SetupError(f"{path}: cannot read the model ({error}); retrain with scripts/train_qa_models.py") from None
 
 
-def train(examples: Sequence[tuple[Sequence[str], int]], l2: float = 1.0, min_count: int = 2) -> LinearModel:
-    """Fit a model on ``(features, label)`` pairs; features seen fewer than ``min_count`` times are dropped."""
-    import numpy as np
+def train(examples: Sequence, l2: float = 1.0, min_count: int = 2, vectors: np.ndarray | None = None,
+          dense_l2: float = 10.0, max_iterations: int = 300) -> LinearModel:
+    """Fit a model on ``Example``s (or ``(features, label)`` pairs); features seen fewer than
+    ``min_count`` times are dropped. ``vectors`` holds the rows examples point to; each block gets
+    its own weight vector, fitted with penalty ``dense_l2`` on standardised vectors."""
     from scipy.optimize import minimize
     from scipy.sparse import csr_matrix
 
+    examples = [e if isinstance(e, Example) else Example(e[0], e[1]) for e in examples]
     counts: dict[str, int] = {}
-    for features, _ in examples:
-        for f in set(features):
+    for example in examples:
+        for f in set(example.features):
             counts[f] = counts.get(f, 0) + 1
     names = sorted(f for f, n in counts.items() if n >= min_count)
     column = {f: i for i, f in enumerate(names)}
     rows, cols = [], []
-    for r, (features, _) in enumerate(examples):
-        for c in sorted({column[f] for f in features if f in column}):
+    for r, example in enumerate(examples):
+        for c in sorted({column[f] for f in example.features if f in column}):
             rows.append(r)
             cols.append(c)
-    x = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(examples), len(names)))
-    y = np.array([label for _, label in examples], dtype=float)
+    n = len(examples)
+    x = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, len(names)))
+    y = np.array([e.label for e in examples], dtype=float)
+    block_names = sorted({b for e in examples for b in e.blocks}) if vectors is not None else []
+    dimension = vectors.shape[1] if block_names else 0
+    if block_names:
+        used = np.array([e.row for e in examples if e.row >= 0])
+        center = vectors[used].astype(np.float32).mean(axis=0)
+        scale = vectors[used].astype(np.float32).std(axis=0) + 1e-3
+        standard = (vectors.astype(np.float32) - center) / scale
+        block_of = {b: i for i, b in enumerate(block_names)}
+        member_rows, member_blocks = [], []
+        for r, e in enumerate(examples):
+            if e.row >= 0:
+                for b in e.blocks:
+                    member_rows.append(r)
+                    member_blocks.append(block_of[b])
+        member = csr_matrix((np.ones(len(member_rows)), (member_rows, member_blocks)), shape=(n, len(block_names)))
+        row_of = np.array([max(e.row, 0) for e in examples])
+        # examples -> vector rows, so gradients are summed per vector before the product with it
+        to_vector = csr_matrix((np.ones(n), (row_of, np.arange(n))), shape=(len(vectors), n))
+    sparse_size = len(names)
 
     def loss(theta):
-        w, b = theta[:-1], theta[-1]
+        w, b = theta[:sparse_size], theta[-1]
         z = x @ w + b
+        value = 0.5 * l2 * w @ w
+        if block_names:
+            dense = theta[sparse_size:-1].reshape(len(block_names), dimension)
+            scores = standard @ dense.T.astype(np.float32)  # (vectors, blocks)
+            z = z + np.asarray(member.multiply(scores[row_of]).sum(axis=1)).ravel()
+            value += 0.5 * dense_l2 * np.sum(dense * dense)
         p = 1.0 / (1.0 + np.exp(-np.clip(z, -35, 35)))
-        value = np.sum(np.logaddexp(0, z) - y * z) + 0.5 * l2 * w @ w
+        value += np.sum(np.logaddexp(0, z) - y * z)
         g = p - y
-        return value, np.append(x.T @ g + l2 * w, g.sum())
+        gradient = [x.T @ g + l2 * w]
+        if block_names:
+            per_vector = (to_vector @ member.multiply(g[:, None]).tocsr()).toarray()  # (vectors, blocks)
+            gradient.append((per_vector.T.astype(np.float32) @ standard + dense_l2 * dense).ravel())
+        gradient.append([g.sum()])
+        return value, np.concatenate(gradient)
 
-    theta = minimize(loss, np.zeros(len(names) + 1), jac=True, method="L-BFGS-B",
-                     options={"maxiter": 500}).x
-    return LinearModel({f: float(theta[i]) for f, i in column.items()}, float(theta[-1]))
+    size = sparse_size + len(block_names) * dimension + 1
+    theta = minimize(loss, np.zeros(size), jac=True, method="L-BFGS-B", options={"maxiter": max_iterations}).x
+    model = LinearModel({f: float(theta[i]) for f, i in column.items()}, float(theta[-1]))
+    if block_names:
+        dense = theta[sparse_size:-1].reshape(len(block_names), dimension)
+        model.blocks = {b: dense[i].astype(np.float32) for i, b in enumerate(block_names)}
+        model.center, model.scale = center.astype(np.float32), scale.astype(np.float32)
+    return model

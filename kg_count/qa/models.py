@@ -22,6 +22,11 @@ class QAModels:
     status: LinearModel | None = None
     semantic: LinearModel | None = None
 
+    @property
+    def uses_encoder(self) -> bool:
+        """Whether any scorer reads the encoder's vectors (has dense blocks)."""
+        return any(m is not None and m.blocks for m in (self.triggers, self.temporal, self.status, self.semantic))
+
 
 @lru_cache(maxsize=1)
 def shipped_models() -> QAModels:

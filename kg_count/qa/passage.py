@@ -233,32 +233,48 @@ def phrase(token) -> tuple[int, int]:
     return _span_words(token.doc, start, end, token.i)
 
 
-def find_events(doc, model, style: str, threshold: float) -> list[PassageEvent]:
+def trigger_blocks(style: str) -> tuple[str, ...]:
+    """The trigger model's dense blocks for a token of a passage annotated in ``style``."""
+    return "shared", f"style={style}"
+
+
+def describe_event(doc, token, index: int, sentences: dict[int, int]) -> PassageEvent:
+    """The event of trigger ``token``: tense, aspect, modality, status, arguments and phrase."""
+    tense, aspect = tense_aspect(token)
+    marks = modality(token)
+    start, end = phrase(token)
+    args = {role: (doc[a].idx, doc[b - 1].idx + len(doc[b - 1]), doc[a:b].text)
+            for role, (a, b) in arguments(token).items()}
+    return PassageEvent(
+        index, token.i, token.idx, token.idx + len(token), token.text, token.lemma_.lower(), token.pos_,
+        sentences[token.i], tense, aspect, marks, status(tense, aspect, marks), args,
+        (doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), doc[start:end].text))
+
+
+def candidate_tokens(doc) -> list:
+    """The tokens that can be triggers (no punctuation or space)."""
+    return [t for t in doc if not (t.is_punct or t.is_space or not t.text.strip())]
+
+
+def events_at(doc, token_indices) -> list[PassageEvent]:
+    """The events of the given trigger tokens, in text order."""
+    sentences = _sentence_index(doc)
+    return [describe_event(doc, doc[i], n, sentences) for n, i in enumerate(sorted(set(token_indices)))]
+
+
+def find_events(doc, model, style: str, threshold: float, vectors=None) -> list[PassageEvent]:
     """The events of a parsed passage, in text order, each described.
 
-    ``model`` scores tokens as triggers in the annotation ``style`` (torque or ester); tokens whose
-    probability reaches ``threshold`` are events.
+    ``model`` scores tokens as triggers in the annotation ``style`` (torque or ester) from their
+    parse features and, with ``vectors`` (the encoder's token vectors), their contextual vector;
+    tokens whose probability reaches ``threshold`` are events.
     """
-    sentences = _sentence_index(doc)
-    events = []
-    for token in doc:
-        if token.is_punct or token.is_space or not token.text.strip():
-            continue
-        if model.probability(trigger_features(token, style)) < threshold:
-            continue
-        tense, aspect = tense_aspect(token)
-        marks = modality(token)
-        start, end = phrase(token)
-        args = {role: (doc[a].idx, doc[b - 1].idx + len(doc[b - 1]), doc[a:b].text)
-                for role, (a, b) in arguments(token).items()}
-        events.append(PassageEvent(
-            len(events), token.i, token.idx, token.idx + len(token), token.text, token.lemma_.lower(), token.pos_,
-            sentences[token.i], tense, aspect, marks, status(tense, aspect, marks), args,
-            (doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), doc[start:end].text)))
-    return events
+    blocks = trigger_blocks(style)
+    return events_at(doc, [t.i for t in candidate_tokens(doc) if model.probability(
+        trigger_features(t, style), None if vectors is None else vectors[t.i], blocks) >= threshold])
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=2048)
 def parse(text: str):
     """The spaCy parse of a passage (cached: several questions share one passage)."""
     from kg_count.nlp.model import load_model

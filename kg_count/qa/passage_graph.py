@@ -79,15 +79,18 @@ class PassageGraph:
                       for role, span in event.arguments.items()]
         self.store.extend(quads)
 
-    def add_relation(self, source: PassageEvent, relation: str, target: PassageEvent, confidence: float) -> None:
-        """Write ``source relation target`` with its confidence."""
-        self._relations += 1
-        link = ox.NamedNode(f"{self.prefix}relation/{self._relations}")
-        self.store.extend([ox.Quad(link, RDF_TYPE, _node(KGC.EventRelation)),
-                           ox.Quad(link, _node(KGC.source), self.event_node(source)),
-                           ox.Quad(link, _node(KGC.target), self.event_node(target)),
-                           ox.Quad(link, _node(KGC.relation), _node(KGC[relation])),
-                           ox.Quad(link, _node(KGC.confidence), _decimal(confidence))])
+    def add_relations(self, relations) -> None:
+        """Write each ``(source, relation, target, confidence)`` of ``relations`` (one store write)."""
+        quads = []
+        for source, relation, target, confidence in relations:
+            self._relations += 1
+            link = ox.NamedNode(f"{self.prefix}relation/{self._relations}")
+            quads += [ox.Quad(link, RDF_TYPE, _node(KGC.EventRelation)),
+                      ox.Quad(link, _node(KGC.source), self.event_node(source)),
+                      ox.Quad(link, _node(KGC.target), self.event_node(target)),
+                      ox.Quad(link, _node(KGC.relation), _node(KGC[relation])),
+                      ox.Quad(link, _node(KGC.confidence), _decimal(confidence))]
+        self.store.extend(quads)
 
     def add_status(self, event: PassageEvent, status: str, confidence: float) -> None:
         """Write how likely ``event`` has ``status`` (finished, ongoing, future)."""

@@ -8,7 +8,7 @@ from typing import Iterable, Iterator
 from kg_count.progress import progress
 from kg_count.qa.analysis import AnalysedPassage, analyse_passage, by_passage, status_features
 from kg_count.qa.anchors import find_anchor
-from kg_count.qa.features import crossed, pair_features
+from kg_count.qa.features import crossed, pair_features, pair_vector
 from kg_count.qa.models import QAModels
 from kg_count.qa.passage import PassageEvent, parse
 from kg_count.qa.questions import TemporalQuestion, parse_temporal_question
@@ -75,22 +75,24 @@ def majority_spans(question: TorqueQuestion) -> set[tuple[int, int]]:
     return {span for span, n in counts.items() if n * 2 > len(question.answers)}
 
 
-def training_examples(questions: Iterable[TorqueQuestion], models: QAModels) -> Iterator[tuple[str, list[str], int]]:
-    """("temporal"|"status", features, label) for each found event of each question with gold answers."""
-    for text, items in by_passage(questions).items():
-        analysis = analyse_passage(items[0].passage_id, text, QAModels(models.triggers), "torque")
-        for q in items:
-            gold = majority_spans(q)
-            parsed = parse_temporal_question(q.question)
-            if parsed.default:
-                for event in analysis.events:
-                    yield "status", status_features(event, parsed.default), int((event.start, event.end) in gold)
-                continue
-            relation = QUESTION_RELATIONS.get(parsed.relation)
-            anchor = question_anchor(analysis, parsed)
-            if relation is None or anchor is None:
-                continue
+def training_examples(analysis: AnalysedPassage, questions: Iterable[TorqueQuestion]) -> Iterator[tuple]:
+    """("temporal"|"status", features, label, vector, blocks) for each event of ``analysis`` (the
+    passage with its annotated events) and each of its questions with gold answers: is the event a
+    majority answer? ``vector`` is the encoder's view of the event (status) or pair (temporal)."""
+    vectors = analysis.vectors
+    for q in questions:
+        gold = majority_spans(q)
+        parsed = parse_temporal_question(q.question)
+        if parsed.default:
             for event in analysis.events:
-                if event is not anchor:
-                    yield "temporal", crossed(relation, pair_features(analysis.doc, event, anchor)), \
-                        int((event.start, event.end) in gold)
+                yield ("status", status_features(event, parsed.default), int((event.start, event.end) in gold),
+                       vectors[event.token], (parsed.default,))
+            continue
+        relation = QUESTION_RELATIONS.get(parsed.relation)
+        anchor = question_anchor(analysis, parsed)
+        if relation is None or anchor is None:
+            continue
+        for event in analysis.events:
+            if event is not anchor:
+                yield ("temporal", crossed(relation, pair_features(analysis.doc, event, anchor)),
+                       int((event.start, event.end) in gold), pair_vector(vectors, event, anchor), (relation,))

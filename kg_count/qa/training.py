@@ -1,100 +1,246 @@
-"""Training data and cross-validation for the QA models, from the shared TORQUE and ESTER files.
+"""Training data and cross-validation for the QA scorers, from the shared TORQUE, ESTER and TimeBank data.
 
-Trigger examples: every token of a passage, labelled by the passage's trigger annotation
-(TORQUE ``events``, ESTER ``original_events``) — used for training only, never at run time.
-Folds split by passage, so no passage is both trained on and scored.
+Every passage is read once: parsed, encoded (the encoder's token vectors, kept on disk under
+``$KG_COUNT_ENCODER_CACHE`` when set), and turned into examples, each tagged with its passage's
+fold key. Relation and status examples are built over the passage's *annotated* events (gold
+triggers are training data; at answering time events come from the trigger scorer):
+
+- triggers: every token of the TORQUE and ESTER passages, labelled by the trigger annotation;
+- temporal: TORQUE questions (is the event a majority answer of "what happened before/after/
+  during X") and MATRES pairs of TimeBank documents (BEFORE/AFTER/EQUAL, both directions);
+- status: the TORQUE warm-up questions;
+- semantic: ESTER train answers and the released test file's answer triggers.
+
+Folds split by passage (TORQUE, ESTER) or document (TimeBank), so no passage is both trained on
+and scored.
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
+
+import numpy as np
 
 from kg_count.io.atomic import read_json
-from kg_count.qa.readers import parse_offsets, read_ester
+from kg_count.progress import progress
+from kg_count.qa.linear_model import Example
+from kg_count.qa.readers import parse_offsets, read_ester, read_torque
+
+MATRES_LABELS = {"BEFORE": "before", "AFTER": "after", "EQUAL": "overlaps"}
+INVERSE = {"before": "after", "after": "before", "overlaps": "overlaps"}
+L2 = {"triggers": (1.0, 3000.0), "temporal": (1.0, 3000.0), "status": (1.0, 100.0), "semantic": (1.0, 3000.0)}  # (features, vectors): chosen on fold 0
 
 
 def fold_of(passage_id: str, folds: int) -> int:
-    """A stable fold number for a passage (hash of its id)."""
+    """A stable fold number for a passage or document (hash of its id)."""
     return int(hashlib.sha1(passage_id.encode()).hexdigest(), 16) % folds
 
 
-def annotated_passages(torque: Path | None, ester: Iterable[Path] = ()) -> dict[str, tuple[str, set]]:
-    """``{passage key: (text, {(start, end) of gold triggers})}`` from TORQUE and ESTER files."""
-    passages: dict[str, tuple[str, set]] = {}
-    if torque:
-        for pid, entry in read_json(torque).items():
-            spans = set()
-            groups = entry.get("events") or []
-            for group in [groups] if isinstance(groups, dict) else groups:
-                spans |= {parse_offsets(i, torque, pid) for i in group.get("answer", {}).get("indices", [])}
-            passages[f"torque:{pid}"] = (entry["passage"], spans)
-    for path in ester:
-        for question in read_ester(path):
-            passages.setdefault(f"ester:{question.passage_id}", (question.passage, set(question.passage_triggers)))
-    return passages
+def torque_triggers(torque: Path) -> dict[str, set]:
+    """``{passageID: {(start, end) of annotated triggers}}`` from a TORQUE file's ``events``."""
+    triggers = {}
+    for pid, entry in read_json(torque).items():
+        spans = set()
+        groups = entry.get("events") or []
+        for group in [groups] if isinstance(groups, dict) else groups:
+            spans |= {parse_offsets(i, torque, pid) for i in group.get("answer", {}).get("indices", [])}
+        triggers[pid] = spans
+    return triggers
 
 
-def trigger_examples(passages: dict[str, tuple[str, set]], keys: Iterable[str]) -> list[tuple[list[str], int]]:
-    """(features, label) for every non-punctuation token of the given passages."""
-    from kg_count.qa.passage import parse, trigger_features
+@dataclass
+class ExampleSet:
+    """Examples of one scorer, each with its fold key, and the vectors they point to."""
 
-    examples = []
-    for key in keys:
-        text, gold = passages[key]
-        style = key.split(":", 1)[0]
-        starts = {s for s, _ in gold}
-        for token in parse(text):
-            if token.is_punct or token.is_space:
-                continue
-            examples.append((trigger_features(token, style), int(token.idx in starts)))
-    return examples
+    examples: list[tuple[str, Example]] = field(default_factory=list)
+    vectors: list[np.ndarray] = field(default_factory=list)
+    _last: object = None
+
+    def add(self, key: str, features, label: int, vector=None, blocks=()) -> None:
+        """Add one example; consecutive examples passing the same vector object share its row."""
+        row = -1
+        if vector is not None:
+            if vector is not self._last:
+                self.vectors.append(np.asarray(vector, dtype=np.float16))
+                self._last = vector
+            row = len(self.vectors) - 1
+        self.examples.append((key, Example(features, int(label), row, tuple(blocks))))
+
+    def matrix(self) -> np.ndarray | None:
+        """The vectors as one float16 matrix (None when no example has one)."""
+        return np.stack(self.vectors) if self.vectors else None
 
 
-def _fold_key(passage_key: str) -> str:
-    return passage_key.split(":", 1)[1]
+def _tokens_at(doc, spans: Iterable[tuple[int, int]]) -> list[int]:
+    """The tokens whose text starts each span (or contains its start)."""
+    by_start = {t.idx: t.i for t in doc}
+    found = []
+    for start, _ in spans:
+        if start in by_start:
+            found.append(by_start[start])
+        else:
+            inside = [t.i for t in doc if t.idx <= start < t.idx + len(t)]
+            found += inside[:1]
+    return found
 
 
-def train_models(torque_path: Path, ester_paths: list[Path], passage_filter=lambda key: True):
-    """Train the four QA scorers on the given files (passages failing ``passage_filter`` left out).
+def gold_analysis(passage_id: str, text: str, spans: Iterable[tuple[int, int]]):
+    """The passage with its annotated events (no graph): parse, events and encoder vectors."""
+    from kg_count.qa.analysis import AnalysedPassage
+    from kg_count.qa.encoder import cached_token_vectors
+    from kg_count.qa.passage import events_at, parse
 
-    Returns a QAModels with the default thresholds of kg_count.qa.models.
-    """
+    doc = parse(text)
+    return AnalysedPassage(doc, events_at(doc, _tokens_at(doc, spans)), None, cached_token_vectors(doc))
+
+
+def _add_triggers(data: ExampleSet, key: str, analysis, gold_tokens: set[int], style: str) -> None:
+    from kg_count.qa.passage import candidate_tokens, trigger_blocks, trigger_features
+
+    for token in candidate_tokens(analysis.doc):
+        data.add(key, trigger_features(token, style), token.i in gold_tokens, analysis.vectors[token.i],
+                 trigger_blocks(style))
+
+
+@dataclass
+class TrainingData:
+    """All examples of the four scorers, and the MATRES pairs for measuring pairwise order."""
+
+    triggers: ExampleSet = field(default_factory=ExampleSet)
+    temporal: ExampleSet = field(default_factory=ExampleSet)
+    status: ExampleSet = field(default_factory=ExampleSet)
+    semantic: ExampleSet = field(default_factory=ExampleSet)
+    matres: list[tuple[str, list[str], np.ndarray, str]] = field(default_factory=list)
+
+
+def collect(torque_path: Path | None, ester_paths: Iterable[Path], timebank: Path | None) -> TrainingData:
+    """Read every passage once and build all training examples (fold key = passage or document id)."""
     from kg_count.qa import ester, torque
+    from kg_count.qa.analysis import by_passage
+    from kg_count.qa.features import crossed, pair_features, pair_vector
+
+    data = TrainingData()
+    if torque_path:
+        triggers = torque_triggers(torque_path)
+        groups = by_passage(read_torque(torque_path))
+        for text, items in progress(groups.items(), "TORQUE passages", total=len(groups), unit="passage"):
+            key = items[0].passage_id
+            analysis = gold_analysis(key, text, triggers.get(key, ()))
+            _add_triggers(data.triggers, key, analysis, {e.token for e in analysis.events}, "torque")
+            for kind, features, label, vector, blocks in torque.training_examples(analysis, items):
+                getattr(data, kind).add(key, features, label, vector, blocks)
+    ester_questions = [q for path in ester_paths for q in read_ester(path)]
+    seen_triggers: set[str] = set()
+    groups = by_passage(ester_questions)
+    for text, items in progress(groups.items(), "ESTER passages", total=len(groups), unit="passage"):
+        key = items[0].passage_id
+        spans = sorted({s for q in items for s in q.passage_triggers})
+        analysis = gold_analysis(key, text, spans)
+        if key not in seen_triggers:
+            seen_triggers.add(key)
+            _add_triggers(data.triggers, key, analysis, {e.token for e in analysis.events}, "ester")
+        for features, label, vector, blocks in ester.training_examples(analysis, items):
+            data.semantic.add(key, features, label, vector, blocks)
+    if timebank:
+        from kg_count.qa.timeml import read_timebank
+
+        documents, pairs = read_timebank(timebank)
+        by_document: dict[str, list] = {}
+        for doc_id, first, second, relation in pairs:
+            by_document.setdefault(doc_id, []).append((first, second, relation))
+        for doc_id, doc_pairs in progress(by_document.items(), "TimeBank documents", total=len(by_document),
+                                          unit="document"):
+            document = documents.get(doc_id)
+            if document is None:
+                continue
+            instances = {e.eiid: e for e in document.events}
+            analysis = gold_analysis(doc_id, document.text, [(e.start, e.end) for e in document.events])
+            event_at = {e.start: e for e in analysis.events}
+            for first, second, relation in doc_pairs:
+                if first not in instances or second not in instances:
+                    continue
+                e1, e2 = event_at.get(instances[first].start), event_at.get(instances[second].start)
+                if e1 is None or e2 is None or e1 is e2:
+                    continue
+                for event, anchor, label in ((e1, e2, MATRES_LABELS.get(relation)),
+                                             (e2, e1, INVERSE.get(MATRES_LABELS.get(relation)))):
+                    features = pair_features(analysis.doc, event, anchor) + ["source=matres"]
+                    vector = pair_vector(analysis.vectors, event, anchor)
+                    if event is e1:
+                        data.matres.append((doc_id, features, vector, relation))
+                    if label is None:
+                        continue
+                    for name in MATRES_LABELS.values():
+                        data.temporal.add(f"timebank:{doc_id}", crossed(name, features), name == label,
+                                          vector, (name,))
+    return data
+
+
+def _fold_id(key: str) -> str:
+    return key.removeprefix("timebank:")
+
+
+def train_models(data: TrainingData, keep: Callable[[str], bool] = lambda key: True):
+    """The four scorers trained on the examples whose passage/document id passes ``keep``.
+
+    Returns a QAModels with the decision thresholds of kg_count.qa.models.
+    """
     from kg_count.qa.linear_model import train
     from kg_count.qa.models import DECISION_THRESHOLDS, QAModels
-    from kg_count.qa.readers import read_ester, read_torque
 
-    passages = annotated_passages(torque_path, ester_paths)
-    triggers = train(trigger_examples(passages, [k for k in passages if passage_filter(_fold_key(k))]))
-    base = QAModels(triggers)
-    torque_questions = [q for q in read_torque(torque_path) if passage_filter(q.passage_id)]
-    examples = list(torque.training_examples(torque_questions, base))
-    temporal = train([(x, y) for kind, x, y in examples if kind == "temporal"])
-    status = train([(x, y) for kind, x, y in examples if kind == "status"])
-    ester_questions = [q for path in ester_paths[:1] for q in read_ester(path) if passage_filter(q.passage_id)]
-    semantic = train(list(ester.training_examples(ester_questions, base)))
-    for name, model in (("temporal", temporal), ("status", status), ("semantic", semantic)):
-        model.threshold = DECISION_THRESHOLDS[name]
-    return QAModels(triggers, temporal, status, semantic)
+    models = {}
+    for name in ("triggers", "temporal", "status", "semantic"):
+        examples: ExampleSet = getattr(data, name)
+        chosen = [e for key, e in examples.examples if keep(_fold_id(key))]
+        l2, dense_l2 = L2[name]
+        models[name] = train(chosen, l2=l2, vectors=examples.matrix(), dense_l2=dense_l2)
+        models[name].threshold = DECISION_THRESHOLDS.get(name, 0.5)
+    return QAModels(**models)
 
 
-def cross_validate(torque_path: Path, ester_paths: list[Path], folds: int = 5) -> tuple[dict, dict]:
-    """Predictions for every TORQUE and ESTER question by models trained on the other folds' passages.
+def matres_predictions(data: TrainingData, models, keep: Callable[[str], bool]) -> list[tuple[str, str]]:
+    """(gold, predicted) MATRES relation of every pair of the documents passing ``keep`` (VAGUE gold
+    pairs included; the prediction is the likeliest of before, after and overlaps)."""
+    from kg_count.qa.features import crossed
 
-    Returns (TORQUE predictions, ESTER predictions for the questions of ``ester_paths[0]``, by index).
-    """
+    results = []
+    labels = {v: k for k, v in MATRES_LABELS.items()}
+    for doc_id, features, vector, gold in data.matres:
+        if not keep(doc_id):
+            continue
+        scores = {name: models.temporal.logit(crossed(name, features), vector, (name,)) for name in labels}
+        results.append((gold, labels[max(scores, key=scores.get)]))
+    return results
+
+
+def matres_f1(pairs: list[tuple[str, str]]) -> dict:
+    """Micro F1 over BEFORE/AFTER/EQUAL pairs (VAGUE gold pairs excluded), and per relation."""
+    scored = [(g, p) for g, p in pairs if g != "VAGUE"]
+    result = {"pairs": len(scored), "f1": 100.0 * sum(g == p for g, p in scored) / max(1, len(scored))}
+    for relation in ("BEFORE", "AFTER", "EQUAL"):
+        tp = sum(g == p == relation for g, p in scored)
+        predicted, gold = sum(p == relation for _, p in scored), sum(g == relation for g, _ in scored)
+        precision, recall = tp / max(1, predicted), tp / max(1, gold)
+        result[relation] = 100.0 * (2 * precision * recall / (precision + recall) if tp else 0.0)
+    return result
+
+
+def cross_validate(data: TrainingData, torque_path: Path, ester_paths: Iterable[Path], folds: int = 5) -> dict:
+    """Predictions for every TORQUE and ESTER question and MATRES pair by models trained on the other
+    folds' passages / documents: ``{"torque": {...}, "ester": {path: {...}}, "matres": [(gold, pred)]}``."""
     from kg_count.qa import ester, torque
-    from kg_count.qa.readers import read_ester, read_torque
 
     torque_questions = read_torque(torque_path)
-    ester_questions = read_ester(ester_paths[0])
-    torque_predictions, ester_predictions = {}, {}
+    ester_questions = {Path(p): read_ester(p) for p in ester_paths}
+    result = {"torque": {}, "ester": {path: {} for path in ester_questions}, "matres": []}
     for fold in range(folds):
-        models = train_models(torque_path, ester_paths, lambda pid: fold_of(pid, folds) != fold)
-        torque_predictions.update(torque.answer_torque(
-            [q for q in torque_questions if fold_of(q.passage_id, folds) == fold], models))
-        ester_predictions.update(ester.answer_ester(
-            [q for q in ester_questions if fold_of(q.passage_id, folds) == fold], models))
-    return torque_predictions, ester_predictions
+        models = train_models(data, lambda pid: fold_of(pid, folds) != fold)
+        held_out = lambda pid: fold_of(pid, folds) == fold  # noqa: E731
+        result["torque"].update(torque.answer_torque([q for q in torque_questions if held_out(q.passage_id)], models))
+        for path, questions in ester_questions.items():
+            result["ester"][path].update(ester.answer_ester([q for q in questions if held_out(q.passage_id)], models))
+        result["matres"] += matres_predictions(data, models, held_out)
+    return result

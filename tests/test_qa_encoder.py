@@ -1,0 +1,80 @@
+"""The QA encoder: offline load from its package, the NumPy forward pass, and encoder-scored passage graphs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kg_count.qa.analysis import analyse_passage
+from kg_count.qa.encoder import DIMENSION, load_encoder, model_zip
+from kg_count.qa.features import crossed, pair_features, pair_vector
+from kg_count.qa.linear_model import Example, LinearModel, train
+from kg_count.qa.models import shipped_models
+from kg_count.qa.passage import parse
+
+PASSAGE = ("The police arrested the man after he shot two people outside a bar on Friday. He did not resist. "
+           "He will appear in court next week, and prosecutors may seek a long sentence.")
+
+
+def test_encoder_loads_offline_from_its_package():
+    assert model_zip().name == "model.zip"
+    encoder = load_encoder()
+    assert encoder.config["num_hidden_layers"] == 6 and encoder.config["hidden_size"] == 384
+
+
+def test_sentence_vectors_tell_paraphrases_from_unrelated_text():
+    encoder = load_encoder()
+    first = encoder.sentence_vector("A gunman shot two people outside a bar in Chicago on Friday night.")
+    second = encoder.sentence_vector("Two people were wounded in a shooting near a Chicago tavern late Friday.")
+    other = encoder.sentence_vector("The recipe calls for two cups of flour and a pinch of salt.")
+    assert first @ second > 0.5 > 0.2 > first @ other
+
+
+def test_token_vectors_are_contextual_and_cover_every_word():
+    doc = parse("He fired the gun. The company fired him.")
+    vectors = load_encoder().token_vectors(doc)
+    assert vectors.shape == (len(doc), DIMENSION)
+    assert all(np.abs(vectors[t.i]).sum() > 0 for t in doc)
+    first, second = vectors[1], vectors[7]  # "fired" twice, two senses
+    assert not np.allclose(first, second)
+
+
+def test_long_passages_are_read_in_windows():
+    encoder = load_encoder()
+    text = " ".join(["The police arrested the man after he shot two people."] * 40)
+    pieces, offsets = encoder.piece_vectors(text)
+    assert len(offsets) > 256 and pieces.shape == (len(offsets), DIMENSION)
+    assert np.abs(pieces).sum(axis=1).min() > 0
+
+
+def test_dense_blocks_are_learned_and_saved(tmp_path):
+    rng = np.random.default_rng(0)
+    vectors = rng.normal(size=(300, 8)).astype(np.float32)
+    direction = rng.normal(size=8)
+    examples = [Example(["bias"], int(vectors[i] @ direction > 0), i, ("block",)) for i in range(300)]
+    model = train(examples, vectors=vectors, dense_l2=0.1)
+    accuracy = np.mean([(model.probability(e.features, vectors[e.row], e.blocks) > 0.5) == e.label for e in examples])
+    assert accuracy > 0.95
+    model.save(tmp_path / "m.json")
+    again = LinearModel.load(tmp_path / "m.json")
+    assert abs(again.probability(["bias"], vectors[0], ("block",)) -
+               model.probability(["bias"], vectors[0], ("block",))) < 0.01
+
+
+@pytest.mark.parametrize("style, relation", [("torque", "before"), ("ester", "causes")])
+def test_graph_edges_carry_encoder_scored_confidences(style, relation):
+    models = shipped_models()
+    assert models.uses_encoder
+    analysis = analyse_passage("p", PASSAGE, models, style)
+    assert analysis.vectors is not None and analysis.vectors.shape[0] == len(analysis.doc)
+    events = {e.text: e for e in analysis.events}
+    event, anchor = events["shot"], events["arrested"]
+    scorer = models.temporal if style == "torque" else models.semantic
+    features = crossed(relation, pair_features(analysis.doc, event, anchor))
+    expected = scorer.probability(features, pair_vector(analysis.vectors, event, anchor), (relation,))
+    assert expected != pytest.approx(scorer.probability(features), abs=1e-3)  # the encoder's share counts
+    rows = {row.begin: row.confidence for row in analysis.graph.related(anchor, relation, 0.0)}
+    if expected >= 0.05:
+        assert rows[event.start] == pytest.approx(expected, abs=1e-3)
+    else:
+        assert event.start not in rows
