@@ -36,7 +36,8 @@ def main() -> None:
     for name in ("triggers", "temporal", "status", "semantic"):
         model = getattr(models, name)
         model.save(args.out / f"{name}.json")
-        print(f"{name}: {len(model.weights)} features, {len(model.blocks)} dense blocks -> {args.out / (name + '.json')}")
+        print(f"{name}: {len(model.weights)} features, {len(model.blocks)} dense blocks "
+              f"-> {args.out / (name + '.json')}")
     print(f"trained in {time.perf_counter() - started:.1f} s")
 
 

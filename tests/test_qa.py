@@ -119,7 +119,8 @@ def test_torque_answer_outside_the_passage_is_an_error(tmp_path):
 # Question parsing
 
 @pytest.mark.parametrize("text, relation, modality, anchor", [
-    ("What happened before the heads of donkeys were sacrificed?", "before", set(), "the heads of donkeys were sacrificed"),
+    ("What happened before the heads of donkeys were sacrificed?", "before", set(),
+     "the heads of donkeys were sacrificed"),
     ("What might happen after the election?", "after", {"uncertain"}, "the election"),
     ("What was happening during the sacrifice of donkeys' heads?", "during", set(), "the sacrifice of donkeys' heads"),
     ("What happened while Paul Harris spoke?", "during", set(), "paul harris spoke"),
@@ -288,7 +289,8 @@ def test_modal_questions_take_only_events_not_yet_real(torque_passage):
     might = parse_temporal_question("What might happen after the arrest?").modality
     assert torque.fits_modality(events["seek"], might)
     assert not torque.fits_modality(events["shot"], might)
-    assert torque.fits_modality(events["resist"], parse_temporal_question("What did not happen after the arrest?").modality)
+    not_after = parse_temporal_question("What did not happen after the arrest?").modality
+    assert torque.fits_modality(events["resist"], not_after)
     assert torque.fits_modality(events["shot"], frozenset())
 
 
@@ -299,7 +301,8 @@ def test_read_timeml_and_matres(tmp_path):
     path.write_text('<?xml version="1.0" ?><TimeML><DOCID>D1</DOCID><TEXT>Police <EVENT eid="e1" class="OCCURRENCE">'
                     'arrested</EVENT> a man who had <EVENT eid="e2" class="OCCURRENCE">fled</EVENT>.</TEXT>'
                     '<MAKEINSTANCE eventID="e1" eiid="ei7" tense="PAST" aspect="NONE" polarity="POS" pos="VERB" />'
-                    '<MAKEINSTANCE eventID="e2" eiid="ei8" tense="PAST" aspect="PERFECTIVE" polarity="POS" pos="VERB" />'
+                    '<MAKEINSTANCE eventID="e2" eiid="ei8" tense="PAST" aspect="PERFECTIVE" polarity="POS" '
+                    'pos="VERB" />'
                     '</TimeML>', encoding="utf-8")
     document = read_timeml(path)
     assert document.text == "Police arrested a man who had fled."

@@ -95,7 +95,8 @@ def pair_features(doc, event: PassageEvent, anchor: PassageEvent) -> list[str]:
         features += [f"between={w}|{'e_first' if before else 'a_first'}" for w in sorted(between)]
     features.append(f"wordnet={_wordnet_relation(event.lemma, anchor.lemma)}")
     order = features[0]
-    features += [f"{order}&{f}" for f in features[1:5] + [f for f in features if f.startswith(("e_", "a_child", "a_rep", "a_anc", "sib"))]]
+    structural = [f for f in features if f.startswith(("e_", "a_child", "a_rep", "a_anc", "sib"))]
+    features += [f"{order}&{f}" for f in features[1:5] + structural]
     return features
 
 

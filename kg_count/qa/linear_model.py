@@ -84,7 +84,8 @@ class LinearModel:
                 model.blocks = {k: np.array(v, dtype=np.float32) for k, v in dense["blocks"].items()}
             return model
         except (OSError, ValueError, KeyError, TypeError) as error:
-            raise SetupError(f"{path}: cannot read the model ({error}); retrain with scripts/train_qa_models.py") from None
+            raise SetupError(f"{path}: cannot read the model ({error}); "
+                             "retrain with scripts/train_qa_models.py") from None
 
 
 def train(examples: Sequence, l2: float = 1.0, min_count: int = 2, vectors: np.ndarray | None = None,

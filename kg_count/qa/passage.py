@@ -62,7 +62,7 @@ def has_verb_sense(lemma: str) -> bool:
     if reader.synsets(lemma, pos="v"):
         return True
     return any(f.synset().pos() == "v" for s in reader.synsets(lemma, pos="n")[:2]
-               for l in s.lemmas() for f in l.derivationally_related_forms())
+               for lemma_form in s.lemmas() for f in lemma_form.derivationally_related_forms())
 
 
 def trigger_features(token, style: str) -> list[str]:

@@ -31,7 +31,8 @@ from kg_count.qa.readers import parse_offsets, read_ester, read_torque
 
 MATRES_LABELS = {"BEFORE": "before", "AFTER": "after", "EQUAL": "overlaps"}
 INVERSE = {"before": "after", "after": "before", "overlaps": "overlaps"}
-L2 = {"triggers": (1.0, 3000.0), "temporal": (1.0, 3000.0), "status": (1.0, 100.0), "semantic": (1.0, 3000.0)}  # (features, vectors): chosen on fold 0
+# L2 penalties (on named features, on encoder vectors), chosen on fold 0
+L2 = {"triggers": (1.0, 3000.0), "temporal": (1.0, 3000.0), "status": (1.0, 100.0), "semantic": (1.0, 3000.0)}
 
 
 def fold_of(passage_id: str, folds: int) -> int:
