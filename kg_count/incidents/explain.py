@@ -44,7 +44,9 @@ def explain_incident(store, incident_id: str) -> str:
              f"  city: {graph.value(node, KGC.city) or '-'}",
              f"  state: {graph.value(node, KGC.state) or '-'}",
              f"  killed {graph.value(node, KGC.killedCount)}, injured {graph.value(node, KGC.injuredCount)}, "
-             f"fired {graph.value(node, KGC.firedCount)}"]
+             f"fired {graph.value(node, KGC.firedCount)}",
+             f"  confidence: {graph.value(node, KGC.confidence)} (a distinct real incident, when it matches a question)",
+             f"  evidence: {', '.join(sorted(str(e) for e in graph.objects(node, KGC.evidence)))}"]
     for person in graph.objects(node, SEM.hasActor):
         lines.append(f"  person: {graph.value(person, KGC.fullName)} ({_local(graph.value(person, KGC.role))}, "
                      f"{_local(graph.value(person, KGC.status))})")
@@ -77,8 +79,8 @@ def list_incidents(store, event_type: str | None, place: str | None, date: str |
             continue
         lines.append(f"{row.incidentId}\t{row.date}\t{','.join(types)}\t{_local(row.city) if row.city else '-'}\t"
                      f"{_local(row.state) if row.state else '-'}\tk{row.killed} i{row.injured} f{row.fired}\t"
-                     f"{row.docs} docs")
+                     f"{row.docs} docs\t{float(row.confidence):.2f}")
     shown = lines if limit == 0 else lines[:limit]
-    header = "id\tdate\ttypes\tcity\tstate\tcounts\tdocuments"
+    header = "id\tdate\ttypes\tcity\tstate\tcounts\tdocuments\tconfidence"
     footer = f"{len(shown)} of {len(lines)} incidents shown" + ("" if len(shown) == len(lines) else " (--limit 0 for all)")
     return "\n".join([header, *shown, footer])
