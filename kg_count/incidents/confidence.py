@@ -19,7 +19,6 @@ weights of its match features, so the graph holds the incident part and SPARQL r
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -27,8 +26,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from kg_count.errors import SetupError
-from kg_count.io.atomic import atomic_writer
 from kg_count.qa.linear_model import LinearModel
 
 MODEL_PATH = Path(__file__).with_name("models") / "incident_match.json"
@@ -53,25 +50,16 @@ class IncidentModel(LinearModel):
         """The expected number of incidents or people not found, when ``found`` were (incidents or people)."""
         return self.missed_rate.get(str(subtask), 0.0) * found
 
-    def save(self, path: str | Path) -> None:
-        """Write the model as JSON, atomically."""
-        with atomic_writer(path) as handle:
-            json.dump({"bias": round(self.bias, 5), "threshold": self.threshold,
-                       "missed_rate": {k: round(v, 4) for k, v in sorted(self.missed_rate.items())},
-                       "weights": {k: round(v, 5) for k, v in sorted(self.weights.items()) if abs(v) > 1e-6}},
-                      handle, indent=0, sort_keys=True)
+    retrain = "scripts/train_incident_model.py"
+
+    def to_json(self) -> dict:
+        return {**super().to_json(), "missed_rate": {k: round(v, 4) for k, v in sorted(self.missed_rate.items())}}
 
     @classmethod
-    def load(cls, path: str | Path) -> "IncidentModel":
-        """Read a model file; SetupError naming it when it is missing or broken."""
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-            return cls({k: float(v) for k, v in data["weights"].items()}, float(data["bias"]),
-                       float(data.get("threshold", 0.5)),
-                       {k: float(v) for k, v in data.get("missed_rate", {}).items()})
-        except (OSError, ValueError, KeyError, AttributeError) as error:
-            raise SetupError(f"{path}: cannot read the incident-match model ({error}); "
-                             "retrain with scripts/train_incident_model.py") from None
+    def from_json(cls, data: dict) -> "IncidentModel":
+        plain = LinearModel.from_json(data)
+        return cls(plain.weights, plain.bias, plain.threshold,
+                   {k: float(v) for k, v in data.get("missed_rate", {}).items()})
 
 
 def _bin(value: float, edges: Sequence[float]) -> str:

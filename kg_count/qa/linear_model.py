@@ -29,22 +29,30 @@ class LinearModel:
         score = self.bias + sum(self.weights.get(f, 0.0) for f in features)
         return 1.0 / (1.0 + math.exp(-max(-35.0, min(35.0, score))))
 
+    retrain = "scripts/train_qa_models.py"
+
+    def to_json(self) -> dict:
+        """The model as a JSON object: bias, threshold and the weights that are not zero."""
+        return {"bias": self.bias, "threshold": self.threshold,
+                "weights": {k: round(v, 5) for k, v in sorted(self.weights.items()) if abs(v) > 1e-6}}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "LinearModel":
+        return cls({k: float(v) for k, v in data["weights"].items()}, float(data["bias"]),
+                   float(data.get("threshold", 0.5)))
+
     def save(self, path: str | Path) -> None:
         """Write the model as JSON, atomically."""
         with atomic_writer(path) as handle:
-            json.dump({"bias": self.bias, "threshold": self.threshold,
-                       "weights": {k: round(v, 5) for k, v in sorted(self.weights.items()) if abs(v) > 1e-6}},
-                      handle, indent=0, sort_keys=True)
+            json.dump(self.to_json(), handle, indent=0, sort_keys=True)
 
     @classmethod
-    def load(cls, path: str | Path) -> "LinearModel":
+    def load(cls, path: str | Path):
         """Read a model file; SetupError naming it when it is missing or broken."""
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-            return cls({k: float(v) for k, v in data["weights"].items()}, float(data["bias"]),
-                       float(data.get("threshold", 0.5)))
-        except (OSError, ValueError, KeyError) as error:
-            raise SetupError(f"{path}: cannot read the model ({error}); retrain with scripts/train_qa_models.py") from None
+            return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, AttributeError, TypeError) as error:
+            raise SetupError(f"{path}: cannot read the model ({error}); retrain with {cls.retrain}") from None
 
 
 def train(examples: Sequence[tuple[Sequence[str], int]], l2: float = 1.0, min_count: int = 2) -> LinearModel:
