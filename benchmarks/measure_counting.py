@@ -121,13 +121,15 @@ def main() -> None:
         report += [f"S{subtask} held out by property pair:"] + breakdown(held, "by_property_pair") + [""]
         report += [f"S{subtask} held out by gold answer class:"] + breakdown(held, "by_answer_class") + [""]
     report += ["reliability of held-out probabilities:", "| p | candidates | mean p | right |", "|---|---:|---:|---:|"]
-    report += [f"| {r['bin']} | {r['n']} | {r['mean_p']} | {r['right']} |" for r in reliability(candidates, probabilities)]
+    report += [f"| {r['bin']} | {r['n']} | {r['mean_p']} | {r['right']} |"
+               for r in reliability(candidates, probabilities)]
     report += ["", "settings per fold: " + json.dumps(settings)]
     print("\n".join(report))
     args.out.mkdir(parents=True, exist_ok=True)
     write_system_answers(args.out / "held_out_answers.json", answers)
     (args.out / "report.md").write_text("\n".join(report) + "\n", encoding="utf-8")
-    (args.out / "scores.json").write_text(json.dumps({str(k): v for k, v in results.items()}, indent=1), encoding="utf-8")
+    scores = json.dumps({str(k): v for k, v in results.items()}, indent=1)
+    (args.out / "scores.json").write_text(scores, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -44,7 +44,8 @@ def score(records: list[DocumentRecord], articles: dict, incidents: dict) -> dic
             if person.get("Type") == "Victim" and person.get("Name"):
                 victims_total += 1
                 name = person["Name"].lower()
-                last = [w for w in name.replace(",", " ").split() if w.strip(".") not in ("jr", "sr", "ii", "iii", "iv")]
+                suffixes = ("jr", "sr", "ii", "iii", "iv")
+                last = [w for w in name.replace(",", " ").split() if w.strip(".") not in suffixes]
                 victims_found += name in found or bool(last) and last[-1] in found
     n = len(records)
     result = {k: 100.0 * v / n for k, v in hits.items()}
@@ -71,7 +72,8 @@ def main() -> None:
         incidents[record["incident_uri"]] = record
     started = time.perf_counter()
     if args.from_records:
-        records = [DocumentRecord.from_json(json.loads(l)) for l in args.from_records.read_text().splitlines()]
+        lines = args.from_records.read_text().splitlines()
+        records = [DocumentRecord.from_json(json.loads(line)) for line in lines]
     else:
         documents = list(iter_articles(args.gva / "articles.jsonl"))[: args.limit]
         records = list(progress(process(documents), "extracting", total=len(documents), unit="doc"))

@@ -74,7 +74,8 @@ def clustering_scores(gold: dict[str, str], system: dict[str, str]) -> dict:
     return {"documents": len(docs), "gold_incidents": len(gold_groups), "system_incidents": len(system_groups),
             "bcubed_p": round(100 * precision, 2), "bcubed_r": round(100 * recall, 2),
             "bcubed_f1": round(100 * f1(precision, recall), 2),
-            "pairwise_p": round(100 * pp, 2), "pairwise_r": round(100 * pr, 2), "pairwise_f1": round(100 * f1(pp, pr), 2)}
+            "pairwise_p": round(100 * pp, 2), "pairwise_r": round(100 * pr, 2),
+            "pairwise_f1": round(100 * f1(pp, pr), 2)}
 
 
 def property_agreement(items: dict[str, object], doc_incident: dict[str, str], props: dict) -> dict:

@@ -188,8 +188,10 @@ def line_chart(series: dict[str, list[tuple[int, float]]], width: int = 640, hei
 def report(results: list[dict], out: Path) -> None:
     """Write OUT/scale.md and OUT/scale.svg from the measured runs."""
     spacy = {r["documents"]: r["seconds"] for r in results if r["kind"] == "spacy"}
-    builds = sorted((r for r in results if r["kind"] != "spacy"), key=lambda r: (r["kind"], r["workers"], r["documents"]))
-    rows = ["| store | workers | documents | build s | docs/s | build / spaCy | peak MB | store MB | answer ms (mean, p95) |",
+    builds = sorted((r for r in results if r["kind"] != "spacy"),
+                    key=lambda r: (r["kind"], r["workers"], r["documents"]))
+    rows = ["| store | workers | documents | build s | docs/s | build / spaCy | peak MB | store MB "
+            "| answer ms (mean, p95) |",
             "|---|---|---|---|---|---|---|---|---|"]
     for r in builds:
         ratio = f"{r['seconds'] / spacy[r['documents']]:.2f}" if r["documents"] in spacy else "-"

@@ -1,29 +1,54 @@
-"""The ``kg-count`` command line. Exit codes: 0 done, 1 bad input, 2 bad usage."""
+"""The ``kg-count`` command line. Exit codes: 0 done, 1 bad input, 2 bad usage, 130 interrupted."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 from pathlib import Path
 
 from kg_count import __version__
-from kg_count.errors import KgCountError
+from kg_count.errors import KgCountError, UsageError
 from kg_count.qa.commands import add_qa_parser
 
 SYSTEMS = ("graph", "baseline")
+EVENT_TYPES = ("killing", "injuring", "fire_burning", "job_firing")
 STORE_HELP = "store folder, or the URL of a SPARQL 1.1 server (query at URL/query, update at URL/update)"
+DOCS_HELP = ("documents: the task's CoNLL format, or JSON lines of articles (doc_id, title, dct, content) "
+             "ending in .jsonl")
+DESCRIPTION = ("Read news, build event-centric knowledge graphs, group reports into incidents and answer "
+               "counting questions with SPARQL. Exit codes: 0 done, 1 bad input, 2 bad usage, 130 interrupted.")
+SCHEDULER_ADDRESS = re.compile(r"^(tcp|tls|ucx|ws|wss|inproc)://[^\s/]+$")
 
 
 def _store_location(text: str):
     from kg_count.graph.store import store_location
 
-    return store_location(text)
+    try:
+        return store_location(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _count_at_least(minimum: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
 
 
 def _add_build_options(parser) -> None:
-    parser.add_argument("--batch-size", type=int, default=32, help="documents per batch (default: 32)")
-    parser.add_argument("--workers", type=int, default=1, help="local processes extracting documents (default: 1)")
+    parser.add_argument("--batch-size", type=_count_at_least(1), default=32, help="documents per batch (default: 32)")
+    parser.add_argument("--workers", type=_count_at_least(1), default=1,
+                        help="local processes extracting documents (default: 1)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="send batches to the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786)")
     parser.add_argument("--no-cache", action="store_true",
@@ -35,7 +60,7 @@ def _add_answer(subparsers) -> None:
                                    description="Answer every question of a questions file (S1, S2, S3 mixed or apart).")
     parser.add_argument("--system", choices=SYSTEMS, default="graph",
                         help="graph: SPARQL over the incident graph (default); baseline: the organisers' baseline")
-    parser.add_argument("--docs", required=True, type=Path, help="documents in the task's CoNLL format")
+    parser.add_argument("--docs", required=True, type=Path, help=DOCS_HELP)
     parser.add_argument("--questions", required=True, type=Path, help="questions.json")
     parser.add_argument("--out", required=True, type=Path, help="where to write answers.json (written atomically)")
     parser.add_argument("--store", type=_store_location, help=f"{STORE_HELP}; what it lacks is built first "
@@ -64,13 +89,17 @@ def _add_evaluate(subparsers) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument("--report", type=Path, help="also write an HTML report with plots and the worst questions "
                                                     "into this folder (index.html)")
-    parser.add_argument("--store", type=_store_location, help="with --report: group the system's documents by the store's "
+    parser.add_argument("--store", type=_store_location,
+                        help="with --report: group the system's documents by the store's "
                                                    "incidents")
     parser.set_defaults(handler=run_evaluate)
 
 
 def _add_run_sample(subparsers) -> None:
-    parser = subparsers.add_parser("run-sample", help="answer and score the embedded sample (what `make run` does)")
+    parser = subparsers.add_parser("run-sample", help="answer and score the embedded sample (what `make run` does)",
+                                   description="Build the store of a sample folder (docs.conll), answer each of its "
+                                               "s1/, s2/, s3/ questions files and score those that have gold "
+                                               "answers; this is what `make run` does.")
     parser.add_argument("--sample", type=Path, default=Path("data/sample"), help="sample folder (default: data/sample)")
     parser.add_argument("--out", type=Path, default=Path("out/sample"), help="output folder (default: out/sample)")
     parser.add_argument("--system", choices=SYSTEMS, default="graph", help="which system answers (default: graph)")
@@ -82,25 +111,33 @@ def _add_graph_commands(subparsers) -> None:
                                   description="Extract document graphs into a store (an Oxigraph folder or a "
                                               "SPARQL server). Documents already in the store are skipped, so an "
                                               "interrupted build resumes.")
-    build.add_argument("--docs", required=True, type=Path, help="CoNLL documents, or JSON lines of articles "
-                                                                "(doc_id, title, dct, content) ending in .jsonl")
+    build.add_argument("--docs", required=True, type=Path, help=DOCS_HELP)
     build.add_argument("--store", required=True, type=_store_location, help=f"{STORE_HELP} (created when missing)")
     _add_build_options(build)
     build.set_defaults(handler=run_build)
 
-    dump = subparsers.add_parser("dump", help="print a document's or an incident's graph as Turtle")
+    dump = subparsers.add_parser("dump", help="print a document's or an incident's graph as Turtle",
+                                 description="Print one document's named graph, or one incident with its time "
+                                             "and people, as Turtle (read-only).")
     dump.add_argument("--store", required=True, type=_store_location, help=STORE_HELP)
     which = dump.add_mutually_exclusive_group(required=True)
     which.add_argument("--doc", help="document id")
     which.add_argument("--incident", help="incident id (see kg-count incidents)")
     dump.set_defaults(handler=run_dump)
 
-    sparql = subparsers.add_parser("sparql", help="run a SPARQL query over a store",
-                                   description="Run a SPARQL query over all document graphs of a store.")
+    sparql = subparsers.add_parser(
+        "sparql", help="run a read-only SPARQL query over a store",
+        description="Run a SPARQL query (SELECT, ASK, CONSTRUCT, DESCRIBE) over all graphs of a store. The "
+                    "command is read-only: updates are refused, and so are SERVICE calls to other endpoints "
+                    "unless --allow-service is given.")
     sparql.add_argument("--store", required=True, type=_store_location, help=STORE_HELP)
     sparql.add_argument("query", nargs="?", help="the query text")
     sparql.add_argument("--file", type=Path, help="read the query from a file")
-    sparql.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    sparql.add_argument("--format", choices=("table", "csv", "json"), default="table",
+                        help="SELECT rows as an aligned table (default), CSV or JSON; CONSTRUCT and DESCRIBE "
+                             "print Turtle")
+    sparql.add_argument("--allow-service", action="store_true",
+                        help="let the query call other SPARQL endpoints with SERVICE (HTTP requests to them)")
     sparql.set_defaults(handler=run_sparql)
 
     incidents = subparsers.add_parser(
@@ -110,30 +147,30 @@ def _add_graph_commands(subparsers) -> None:
                     "over the whole store when its documents have changed.")
     incidents.add_argument("--store", required=True, type=_store_location, help=STORE_HELP)
     incidents.add_argument("--id", help="incident id")
-    incidents.add_argument("--type", choices=("killing", "injuring", "fire_burning", "job_firing"))
+    incidents.add_argument("--type", choices=EVENT_TYPES, help="only incidents of this event type")
     incidents.add_argument("--place", help="text the city or state IRI contains, e.g. Columbus or Mississippi")
     incidents.add_argument("--date", help="date prefix, e.g. 2016, 2016-03 or 2016-03-14")
-    incidents.add_argument("--limit", type=int, default=50, help="incidents to list (default: 50; 0 for all)")
+    incidents.add_argument("--limit", type=_count_at_least(0), default=50,
+                           help="incidents to list (default: 50; 0 for all)")
     incidents.set_defaults(handler=run_incidents)
 
     extract = subparsers.add_parser("extract", help="write what the pipeline reads from each document as JSON lines",
                                     description="One JSON line per document: event types, incident date, city, "
                                                 "state, location IRIs, killed/injured/fired counts, participants.")
-    extract.add_argument("--docs", required=True, type=Path, help="CoNLL documents or JSON lines of articles")
+    extract.add_argument("--docs", required=True, type=Path, help=DOCS_HELP)
     extract.add_argument("--out", required=True, type=Path, help="output JSON lines (written atomically)")
     extract.set_defaults(handler=run_extract)
 
 
 def build_options(args: argparse.Namespace) -> dict:
-    """The keyword arguments of ``build_store`` given by ``--batch-size``, ``--workers``, ``--scheduler``, ``--no-cache``."""
+    """The keyword arguments of ``build_store`` given by ``--batch-size``, ``--workers``, ``--scheduler`` and
+    ``--no-cache``."""
     from kg_count.nlp.record_cache import default_cache_path
 
-    if args.batch_size < 1:
-        raise UsageError("--batch-size must be at least 1")
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
     if args.scheduler is not None and args.workers != 1:
         raise UsageError("give --workers or --scheduler, not both")
+    if args.scheduler is not None and not SCHEDULER_ADDRESS.match(args.scheduler):
+        raise UsageError(f"--scheduler {args.scheduler!r} is not a Dask scheduler address like tcp://HOST:8786")
     cache = None if args.no_cache else default_cache_path()
     return {"batch_size": args.batch_size, "workers": args.workers, "scheduler": args.scheduler, "cache": cache}
 
@@ -150,8 +187,7 @@ def run_build(args: argparse.Namespace) -> int:
 def run_dump(args: argparse.Namespace) -> int:
     from kg_count.graph.store import GraphStore
 
-    _require_store(args.store)
-    with GraphStore(args.store) as store:
+    with GraphStore(args.store, create=False) as store:
         if args.doc is not None:
             print(store.document_turtle(args.doc))
         else:
@@ -165,8 +201,7 @@ def run_incidents(args: argparse.Namespace) -> int:
     from kg_count.graph.store import GraphStore
     from kg_count.incidents.explain import explain_incident, list_incidents
 
-    _require_store(args.store)
-    with GraphStore(args.store) as store:
+    with GraphStore(args.store, create=False) as store:
         if args.id is not None:
             print(explain_incident(store, args.id))
         else:
@@ -175,7 +210,7 @@ def run_incidents(args: argparse.Namespace) -> int:
 
 
 def run_sparql(args: argparse.Namespace) -> int:
-    from kg_count.graph.results import format_results
+    from kg_count.graph.results import calls_service, format_results
     from kg_count.graph.store import GraphStore
 
     if (args.query is None) == (args.file is None):
@@ -183,8 +218,9 @@ def run_sparql(args: argparse.Namespace) -> int:
     if args.file is not None and not args.file.is_file():
         raise UsageError(f"query file {args.file} not found")
     text = args.query if args.file is None else args.file.read_text(encoding="utf-8")
-    _require_store(args.store)
-    with GraphStore(args.store) as store:
+    if calls_service(text) and not args.allow_service:
+        raise UsageError("the query calls another endpoint with SERVICE; give --allow-service to let it")
+    with GraphStore(args.store, create=False) as store:
         try:
             result = store.query(text)
         except Exception as error:  # pyparsing / oxigraph syntax errors have no common base class
@@ -207,18 +243,9 @@ def run_extract(args: argparse.Namespace) -> int:
     return 0
 
 
-def _require_store(path) -> None:
-    from kg_count.graph.store import is_endpoint
-
-    if is_endpoint(path):
-        return
-    if not path.is_dir() or not any(path.iterdir()):
-        raise UsageError(f"no store at {path}; build one with: kg-count build --docs DOCS --store {path}")
-
-
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of ``kg-count`` with all its subcommands."""
-    parser = argparse.ArgumentParser(prog="kg-count", description=__doc__.splitlines()[0].rstrip("."))
+    parser = argparse.ArgumentParser(prog="kg-count", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"kg-count {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
@@ -227,7 +254,18 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_sample(subparsers)
     _add_graph_commands(subparsers)
     add_qa_parser(subparsers)
+    _remember_parsers(parser)
     return parser
+
+
+def _remember_parsers(parser: argparse.ArgumentParser) -> None:
+    """Give every subcommand's parser a default ``command_parser`` naming itself, so that a usage error
+    found after parsing prints that subcommand's usage."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                sub.set_defaults(command_parser=sub)
+                _remember_parsers(sub)
 
 
 def answer_file(system: str, docs: Path, questions: Path, out: Path, store_path=None,
@@ -294,6 +332,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         raise UsageError("give either --gold and --system, or --gold-conll and --system-conll")
     if args.report is not None and not answers_given:
         raise UsageError("--report needs --gold and --system")
+    if args.report is not None and args.report.exists() and not args.report.is_dir():
+        raise UsageError(f"--report {args.report} is a file; give a folder for index.html")
     if answers_given:
         from kg_count.evaluate.task_scores import evaluate_answers
 
@@ -307,9 +347,21 @@ def run_evaluate(args: argparse.Namespace) -> int:
         from kg_count.evaluate.coreference import score_coreference
         from kg_count.io.conll import read_chains
 
-        scores = score_coreference(read_chains(args.gold_conll), read_chains(args.system_conll), args.cross_document)
+        gold, system = read_chains(args.gold_conll), read_chains(args.system_conll)
+        _require_same_documents(gold, system, args.gold_conll, args.system_conll)
+        scores = score_coreference(gold, system, args.cross_document)
         print(json.dumps(scores, indent=2) if args.json else format_coreference_scores(scores))
     return 0
+
+
+def _require_same_documents(gold: dict, system: dict, gold_path: Path, system_path: Path) -> None:
+    """InputError when the gold and system CoNLL files do not hold the same documents."""
+    from kg_count.errors import InputError
+
+    for path, missing in ((system_path, set(gold) - set(system)), (gold_path, set(system) - set(gold))):
+        if missing:
+            raise InputError(f"lacks {len(missing)} document(s) the other file has (e.g. {min(missing)}): "
+                             "is one file truncated?", path)
 
 
 def write_html_report(args: argparse.Namespace, scores: dict, inputs: tuple[dict, dict, dict | None]) -> Path:
@@ -322,8 +374,7 @@ def write_html_report(args: argparse.Namespace, scores: dict, inputs: tuple[dict
         from kg_count.graph.store import GraphStore
         from kg_count.graph.queries import read_query
 
-        _require_store(args.store)
-        with GraphStore(args.store) as store:
+        with GraphStore(args.store, create=False) as store:
             doc_incidents = {str(r.docId): str(r.incidentId) for r in store.query(read_query("document_incidents"))}
     return write_report(args.report, scores, *inputs, doc_incidents)
 
@@ -348,10 +399,6 @@ def run_sample(args: argparse.Namespace) -> int:
     return 0
 
 
-class UsageError(Exception):
-    """Bad command-line usage (exit code 2)."""
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run ``kg-count`` with ``argv``; return the exit code."""
     parser = build_parser()
@@ -359,13 +406,18 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.handler(args)
     except UsageError as error:
-        parser.error(str(error))
+        getattr(args, "command_parser", parser).error(str(error))
     except KgCountError as error:
         print(f"kg-count: error: {error}", file=sys.stderr)
         return error.exit_code
     except KeyboardInterrupt:
-        print("kg-count: interrupted", file=sys.stderr)
+        print("kg-count: interrupted (a build resumes where it stopped when run again)", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader of our output (e.g. `| head`) has gone: say nothing more on stdout
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print("kg-count: error: output closed before all was written", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

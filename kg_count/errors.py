@@ -26,3 +26,17 @@ class InputError(KgCountError):
 
 class SetupError(KgCountError):
     """A missing resource (model, WordNet data) with the command that provides it."""
+
+
+class StoreError(KgCountError):
+    """A store that cannot be opened or used: a foreign folder, an unreachable or failing SPARQL server."""
+
+    def __init__(self, message: str, location: object = None):
+        super().__init__(f"{location}: {message}" if location is not None else message)
+        self.location = location
+
+
+class UsageError(KgCountError):
+    """Bad command-line usage (exit code 2)."""
+
+    exit_code = 2

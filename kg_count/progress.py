@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from typing import Iterable, TypeVar
 
 from tqdm import tqdm
@@ -10,8 +11,22 @@ from tqdm import tqdm
 T = TypeVar("T")
 
 
+def _disabled() -> bool | None:
+    setting = os.environ.get("KG_COUNT_PROGRESS")
+    return None if setting is None else setting == "0"
+
+
 def progress(items: Iterable[T], description: str, total: int | None = None, unit: str = "it") -> Iterable[T]:
     """Wrap ``items`` in a progress bar; ``KG_COUNT_PROGRESS=1`` forces it on, ``0`` off."""
-    setting = os.environ.get("KG_COUNT_PROGRESS")
-    disable = None if setting is None else setting == "0"
-    return tqdm(items, desc=description, total=total, unit=unit, disable=disable, leave=False, dynamic_ncols=True)
+    return tqdm(items, desc=description, total=total, unit=unit, disable=_disabled(), leave=False, dynamic_ncols=True)
+
+
+def progress_bar(description: str, total: int | None = None, unit: str = "it") -> tqdm:
+    """A progress bar advanced by hand (``bar.update(n)``), as a context manager; shown as ``progress`` is."""
+    return tqdm(desc=description, total=total, unit=unit, disable=_disabled(), leave=False, dynamic_ncols=True)
+
+
+def status(message: str) -> None:
+    """Tell the user on standard error what a long step without a bar is doing (when bars are shown)."""
+    if _disabled() is False or (_disabled() is None and sys.stderr.isatty()):
+        print(f"{message} ...", file=sys.stderr, flush=True)

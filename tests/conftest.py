@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -35,3 +39,32 @@ def private_record_cache(tmp_path_factory):
 def write(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def oxigraph_server(tmp_path):
+    """A real `oxigraph serve` on 127.0.0.1 whose default graph is the union of the named graphs."""
+    binary = Path(sys.executable).parent / "oxigraph"
+    port = _free_port()
+    server = subprocess.Popen([str(binary), "serve", "--location", str(tmp_path / "server"),
+                               "--bind", f"127.0.0.1:{port}", "--union-default-graph"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                server.kill()
+                pytest.fail("oxigraph serve did not start")
+            time.sleep(0.2)
+    yield f"http://127.0.0.1:{port}"
+    server.terminate()
+    server.wait(timeout=10)

@@ -21,7 +21,8 @@ def test_articles_become_documents(tmp_path):
 @pytest.mark.parametrize("line, message", [
     ("{not json", "line 1: invalid JSON"),
     (json.dumps({"doc_id": "x", "title": "t", "content": "c"}), "line 1: article lacks dct"),
-    (json.dumps({"doc_id": "x", "title": "t", "dct": "yesterday", "content": "c"}), "dct 'yesterday' is not a date"),
+    (json.dumps({"doc_id": "x", "title": "t", "dct": "yesterday", "content": "c"}),
+     "DCT 'yesterday' is not a YYYY-MM-DD date"),
     (json.dumps({"doc_id": "x", "title": "", "dct": "2016-01-01", "content": "  "}), "article has no text"),
 ])
 def test_bad_articles(tmp_path, line, message):

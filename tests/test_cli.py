@@ -20,6 +20,30 @@ def test_help_for_every_subcommand():
         assert result.returncode == 0 and "usage: kg-count" in result.stdout
 
 
+def _subcommands(parser, prefix=()):
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield (*prefix, name), sub
+                yield from _subcommands(sub, (*prefix, name))
+
+
+def test_every_subcommand_and_option_is_described():
+    from kg_count.cli import build_parser
+
+    parser = build_parser()
+    assert "``" not in parser.description
+    undescribed = []
+    for path, sub in _subcommands(parser):
+        if not sub.description:
+            undescribed.append(" ".join(path))
+        undescribed += [f"{' '.join(path)} {a.option_strings[-1]}" for a in sub._actions
+                        if a.option_strings and a.help in (None, "") and a.dest != "help"]
+    assert undescribed == []
+
+
 def test_bad_usage_exits_2():
     assert run().returncode == 2
     result = run("evaluate", "--gold", "g.json")
@@ -39,7 +63,8 @@ def test_evaluate_json_keys(tmp_path, capsys):
     system = write(tmp_path / "sys.json", json.dumps({"2-1": {"numerical_answer": 1, "answer_docs": ["d"]}}))
     assert main(["evaluate", "--gold", str(gold), "--system", str(system), "--json"]) == 0
     scores = json.loads(capsys.readouterr().out)
-    for key in ("answered", "accuracy", "accuracy_norm", "rmse", "doc_precision", "doc_recall", "doc_f1", "doc_f1_norm"):
+    for key in ("answered", "accuracy", "accuracy_norm", "rmse", "doc_precision", "doc_recall", "doc_f1",
+                "doc_f1_norm"):
         assert key in scores
     assert scores["accuracy"] == 100.0 and scores["rmse"] == 0.0
 
@@ -68,4 +93,9 @@ def test_answer_and_run_sample_on_embedded_sample(tmp_path, capsys):
 
 @pytest.mark.parametrize("missing", ["docs.conll", "s2"])
 def test_run_sample_on_an_incomplete_folder_is_usage_error(tmp_path, missing):
+    if missing != "docs.conll":
+        write(tmp_path / "docs.conll", "")
+    if missing != "s2":
+        (tmp_path / "s2").mkdir()
+        write(tmp_path / "s2" / "questions.json", "{}")
     assert run("run-sample", "--sample", str(tmp_path), "--out", str(tmp_path / "o")).returncode == 2

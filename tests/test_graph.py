@@ -89,5 +89,6 @@ def test_build_resume_dump_sparql_extract_from_the_cli(tmp_path, capsys):
     import json
 
     lines = [json.loads(line) for line in out.read_text().splitlines()]
-    assert [l["doc_id"] for l in lines] == [d.doc_id for d in documents]
-    assert {"event_types", "incident_date", "city", "state", "killed", "injured", "fired", "participants"} <= set(lines[0])
+    assert [line["doc_id"] for line in lines] == [d.doc_id for d in documents]
+    assert {"event_types", "incident_date", "city", "state", "killed", "injured", "fired",
+            "participants"} <= set(lines[0])

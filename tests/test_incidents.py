@@ -138,3 +138,25 @@ def test_incident_graph_satisfies_the_shacl_shapes():
     conforms, _, text = pyshacl.validate(graph, shacl_graph=Graph().parse(ontology / "shapes.ttl"),
                                          ont_graph=Graph().parse(ontology / "kg_count.ttl"), inference="rdfs")
     assert conforms, text
+
+
+def test_a_group_never_takes_a_report_that_conflicts_with_any_member():
+    # a-b and b-c each merge (one day, one victim, b states no city); a and c are in cities 300 km
+    # apart, so joining b's group to c must be refused even though b-c alone would merge.
+    a = report("a", city=MEMPHIS, people=[person("Marcus Deering")], title="Memphis man killed")
+    b = report("b", city=None, people=[person("Marcus Deering")], title="Memphis man killed")
+    c = report("c", city=NASHVILLE, people=[person("Marcus Deering")])
+    assert compare(a, b).merges and compare(b, c).merges and compare(a, c).conflicts
+    groups = sorted(sorted(r.doc_id for r in cluster.reports) for cluster in cluster_reports([a, b, c]))
+    assert groups == [["a", "b"], ["c"]]
+
+
+def test_a_follow_up_story_joins_its_incident_through_a_shared_victim_name():
+    shooting = report("shooting", date="2016-03-14", people=[person("Marcus Deering")])
+    trial = report("trial", date="2016-05-02", people=[person("Marcus Deering"), person("Carl Jones", "suspect",
+                                                                                         "unharmed")])
+    comparison = compare(shooting, trial)
+    assert comparison.merges and any("dates apart" in reason for reason in comparison.reasons)
+    assert [sorted(r.doc_id for r in c.reports) for c in cluster_reports([shooting, trial])] == [["shooting", "trial"]]
+    stranger = report("stranger", date="2016-05-02", people=[person("Tyrone Walker")])
+    assert compare(shooting, stranger).conflicts

@@ -30,7 +30,8 @@ def test_stated_counts(body, killed, injured, fired):
 def test_named_victim_and_suspect_with_ages():
     people, counts = read("John Smith , 23 , was shot dead . | Police arrested Mark Jones , 31 , on Saturday .")
     by_name = {p.full_name: p for p in people}
-    assert (by_name["John Smith"].age, by_name["John Smith"].role, by_name["John Smith"].status) == (23, "victim", "killed")
+    smith = by_name["John Smith"]
+    assert (smith.age, smith.role, smith.status) == (23, "victim", "killed")
     assert (by_name["Mark Jones"].age, by_name["Mark Jones"].role) == (31, "suspect")
     assert (by_name["John Smith"].first_name, by_name["John Smith"].last_name) == ("John", "Smith")
     assert counts.killed == 1

@@ -70,6 +70,37 @@ def test_read_ester_derives_gold_triggers_from_the_passage_annotation(tmp_path):
     assert question.answer_spans == (span("he shot two people"),)
 
 
+def test_read_ester_released_shape(tmp_path):
+    path = tmp_path / "test.json"
+    path.write_text(json.dumps([{"context": PASSAGE, "question": "Why did the police arrest the man?",
+                                 "type": "Causal", "question_event": "arrested", "events": ["shot"],
+                                 "original_events": {"spans": ["arrested", "shot"],
+                                                     "indices": [f"({span('arrested')[0]},{span('arrested')[1]})",
+                                                                 f"({span('shot')[0]},{span('shot')[1]})"]}}]))
+    [question] = read_ester(path)
+    assert question.gold_triggers == ("shot",) and question.gold_trigger_spans == (span("shot"),)
+    assert question.passage_triggers == tuple(sorted([span("arrested"), span("shot")]))
+    assert question.answer_texts == () and question.passage_id.startswith("ctx-")
+    assert ester_question_scores(["he shot two people"], question) == {"hit1": 1.0}
+
+
+@pytest.mark.parametrize("item, message", [
+    ("not an object", "not an object"),
+    ({"question": "Why?"}, "missing field 'context'"),
+    ({"context": "x y", "question": "Why?", "events": "shot"}, "events is not a list"),
+    ({"context": "x y", "question": "Why?", "original_events": "shot"}, "neither a list nor an object"),
+    ({"context": "x y", "question": "Why?", "original_events": [{"answer": ["x"]}]}, "original_events entry"),
+    ({"context": "x y", "question": "Why?", "original_events": {"indices": ["(0,9)"]}}, "outside the context"),
+    ({"context": "x y", "question": "Why?", "answer_indices": [3]}, "answer_indices is not a list"),
+])
+def test_malformed_ester_items_name_file_and_item(tmp_path, item, message):
+    path = tmp_path / "bad.json"
+    good = {"context": "x y", "question": "Why?"}
+    path.write_text(json.dumps([good, item]))
+    with pytest.raises(InputError, match=rf"bad\.json.*question 1.*{message}"):
+        read_ester(path)
+
+
 def test_bad_offsets_name_the_file_and_question(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps([{"context": "x y", "question": "Why?", "answer_indices": ["3-4"]}]))

@@ -25,3 +25,23 @@ def test_report_has_plots_and_the_worst_question_first(tmp_path):
     assert "<svg" in page and "accuracy by count" in page and "RMSE by count" in page
     assert page.index("2-1") < page.index("2-2")
     assert [p.name for p in (tmp_path / "report").iterdir()] == ["index.html"]
+
+
+def test_bar_charts_show_whole_titles_and_labels_with_a_y_axis():
+    import re
+
+    title = "document F1 by property pair"
+    svg = bar_chart(title, {"location+participant": 34.4, "time+participant": 100.0})
+    width = float(re.search(r'<svg width="([\d.]+)"', svg)[1])
+    assert width >= len(title) * 7
+    assert ">location+participant</text>" in svg and ">time+participant</text>" in svg
+    assert ">100.0</text>" in svg and ">100</text>" in svg and ">0</text>" in svg
+    top_value_y = float(re.search(r'y="([\d.]+)"[^>]*>100\.0</text>', svg)[1])
+    assert top_value_y > 16
+
+
+def test_incidents_in_the_report_are_one_block_each():
+    from kg_count.evaluate.html_report import _incident_lines
+
+    blocks = _incident_lines({"i1": ["d2", "d1"], "i2": ["d3"]})
+    assert blocks.count('class="incident"') == 2 and blocks.index("d1") < blocks.index("d2")

@@ -2,10 +2,6 @@
 give the same store, triple for triple, as a single-process build into an embedded store; the
 record cache serves unchanged documents and misses changed ones."""
 
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -35,35 +31,6 @@ def single_process_quads(docs, tmp_path_factory):
         quads = store.quads()
     assert len(quads) > 100 * SAMPLE_DOCUMENTS
     return quads
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture
-def oxigraph_server(tmp_path):
-    """A real `oxigraph serve` on 127.0.0.1 whose default graph is the union of the named graphs."""
-    binary = Path(sys.executable).parent / "oxigraph"
-    port = _free_port()
-    server = subprocess.Popen([str(binary), "serve", "--location", str(tmp_path / "server"),
-                               "--bind", f"127.0.0.1:{port}", "--union-default-graph"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            if time.monotonic() > deadline or server.poll() is not None:
-                server.kill()
-                pytest.fail("oxigraph serve did not start")
-            time.sleep(0.2)
-    yield f"http://127.0.0.1:{port}"
-    server.terminate()
-    server.wait(timeout=10)
 
 
 def test_two_local_workers_build_the_same_store(docs, single_process_quads, tmp_path):
@@ -100,13 +67,6 @@ def test_a_sparql_server_holds_the_same_store_and_answers_the_same(docs, single_
         assert ensure_incidents(server) == ensure_incidents(embedded)
         assert server.quads() == embedded.quads()
         assert answer_from_store(server, questions) == answer_from_store(embedded, questions)
-
-
-def test_an_unreachable_server_is_a_clear_error(tmp_path):
-    from kg_count.errors import InputError
-
-    with pytest.raises(InputError, match="cannot reach the SPARQL server"):
-        GraphStore(f"http://127.0.0.1:{_free_port()}")
 
 
 def test_the_record_cache_serves_unchanged_documents_only(docs, tmp_path):

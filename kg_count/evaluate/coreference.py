@@ -146,7 +146,8 @@ def entities_from_chains(chains: Mapping[Hashable, Sequence[Hashable]]) -> list[
     return [frozenset(mentions) for mentions in chains.values() if mentions]
 
 
-def score_coreference(key_docs: Mapping[str, Mapping[int, Sequence]], response_docs: Mapping[str, Mapping[int, Sequence]],
+def score_coreference(key_docs: Mapping[str, Mapping[int, Sequence]],
+                      response_docs: Mapping[str, Mapping[int, Sequence]],
                       cross_document: bool = False) -> dict:
     """Score response chains against key chains; both ``{doc_id: {chain_id: [(start, end), ...]}}``.
 

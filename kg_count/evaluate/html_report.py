@@ -19,27 +19,57 @@ from kg_count.io.questions import Question
 
 WORST_SHOWN = 25
 BAR_WIDTH, BAR_GAP, PLOT_HEIGHT = 46, 10, 160
+AXIS_WIDTH, TITLE_HEIGHT, VALUE_ROOM = 48, 22, 16
+CHAR_WIDTH = 6.2
+TICKS = 4
 
 
 def _class_order(name: str) -> tuple:
     return (int(name.rstrip("+")), name) if name.rstrip("+").isdigit() else (10 ** 6, name)
 
 
+def _tick_label(value: float) -> str:
+    return f"{value:.0f}" if value >= 10 or value == int(value) else f"{value:.1f}"
+
+
 def bar_chart(title: str, values: Mapping[str, float], maximum: float = 100.0, unit: str = "") -> str:
-    """An inline SVG bar chart of ``values`` (label -> number), bars scaled to ``maximum``."""
+    """An inline SVG bar chart of ``values`` (label -> number), bars scaled to ``maximum``, with a y axis,
+    each bar's value above it and its full label below it (slanted when long)."""
     names = sorted(values, key=_class_order)
-    width = max(len(names), 1) * (BAR_WIDTH + BAR_GAP) + 40
-    parts = [f'<svg width="{width}" height="{PLOT_HEIGHT + 60}" role="img" aria-label="{html.escape(title)}">',
-             f'<text x="4" y="14" font-size="13" font-weight="bold">{html.escape(title)}</text>']
+    longest = max((len(name) for name in names), default=1)
+    slanted = longest * CHAR_WIDTH > BAR_WIDTH + BAR_GAP
+    label_room = (longest * CHAR_WIDTH * 0.72 + 14) if slanted else 18
+    plot_top = TITLE_HEIGHT + VALUE_ROOM
+    plot_bottom = plot_top + PLOT_HEIGHT
+    bars_width = AXIS_WIDTH + len(names) * (BAR_WIDTH + BAR_GAP) + BAR_GAP
+    width = max(bars_width, len(title) * 7.6 + 12) + (longest * CHAR_WIDTH * 0.72 if slanted else 0)
+    height = plot_bottom + label_room + 4
+    parts = [f'<svg width="{width:.0f}" height="{height:.0f}" role="img" aria-label="{html.escape(title)}">',
+             f'<text x="4" y="16" font-size="13" font-weight="bold">{html.escape(title)}</text>',
+             f'<line x1="{AXIS_WIDTH}" y1="{plot_top}" x2="{AXIS_WIDTH}" y2="{plot_bottom}" stroke="#555"/>',
+             f'<line x1="{AXIS_WIDTH}" y1="{plot_bottom}" x2="{bars_width}" y2="{plot_bottom}" stroke="#555"/>']
+    for tick in range(TICKS + 1):
+        value = maximum * tick / TICKS
+        y = plot_bottom - PLOT_HEIGHT * tick / TICKS
+        parts.append(f'<line x1="{AXIS_WIDTH - 4}" y1="{y:.1f}" x2="{bars_width}" y2="{y:.1f}" '
+                     f'stroke="{"#555" if tick == 0 else "#e4e4e4"}"/>')
+        parts.append(f'<text x="{AXIS_WIDTH - 7}" y="{y + 4:.1f}" font-size="10" text-anchor="end">'
+                     f'{_tick_label(value)}</text>')
     for n, name in enumerate(names):
         value = values[name]
-        height = 0 if maximum <= 0 else PLOT_HEIGHT * min(value, maximum) / maximum
-        x, y = 30 + n * (BAR_WIDTH + BAR_GAP), 24 + PLOT_HEIGHT - height
-        parts.append(f'<rect x="{x}" y="{y:.1f}" width="{BAR_WIDTH}" height="{height:.1f}" fill="#4a7bb7"/>')
-        parts.append(f'<text x="{x + BAR_WIDTH / 2}" y="{y - 3:.1f}" font-size="11" text-anchor="middle">'
+        bar = 0 if maximum <= 0 else PLOT_HEIGHT * min(value, maximum) / maximum
+        x = AXIS_WIDTH + BAR_GAP + n * (BAR_WIDTH + BAR_GAP)
+        centre = x + BAR_WIDTH / 2
+        parts.append(f'<rect x="{x}" y="{plot_bottom - bar:.1f}" width="{BAR_WIDTH}" height="{bar:.1f}" '
+                     f'fill="#4a7bb7"><title>{html.escape(name)}: {value:.2f}{unit}</title></rect>')
+        parts.append(f'<text x="{centre}" y="{plot_bottom - bar - 4:.1f}" font-size="11" text-anchor="middle">'
                      f'{value:.1f}{unit}</text>')
-        parts.append(f'<text x="{x + BAR_WIDTH / 2}" y="{PLOT_HEIGHT + 40}" font-size="10" text-anchor="middle">'
-                     f'{html.escape(name[:12])}</text>')
+        if slanted:
+            parts.append(f'<text x="{centre}" y="{plot_bottom + 12}" font-size="10" text-anchor="end" '
+                         f'transform="rotate(-40 {centre} {plot_bottom + 12})">{html.escape(name)}</text>')
+        else:
+            parts.append(f'<text x="{centre}" y="{plot_bottom + 14}" font-size="10" text-anchor="middle">'
+                         f'{html.escape(name)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -90,7 +120,11 @@ def _badness(gold: GoldAnswer, answer: SystemAnswer | None) -> tuple:
 
 
 def _incident_lines(groups: Mapping[str, Iterable[str]]) -> str:
-    return "<br>".join(f"{html.escape(i)}: {html.escape(' '.join(d))}" for i, d in groups.items()) or "-"
+    """One block per incident: its id, then its documents one per line."""
+    blocks = [f'<div class="incident"><b>{html.escape(i)}</b>'
+              + "".join(f"<div class='doc'>{html.escape(d)}</div>" for d in sorted(docs)) + "</div>"
+              for i, docs in groups.items()]
+    return "".join(blocks) or "-"
 
 
 def _grouped(documents, doc_incidents: Mapping[str, str]) -> str:
@@ -109,7 +143,10 @@ def write_report(folder: str | os.PathLike, scores: dict, gold: Mapping[str, Gol
                 for n, s in sorted(subtasks.items())]
     page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>kg-count evaluation</title><style>"
             "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
-            "td,th{border:1px solid #ccc;padding:3px 6px;font-size:12px;vertical-align:top}svg{margin:6px}"
+            "td,th{border:1px solid #ccc;padding:3px 6px;font-size:12px;vertical-align:top}"
+            "svg{margin:6px 14px 6px 0;vertical-align:top;overflow:visible}"
+            ".incident{margin:0 0 6px 0;font-family:monospace;font-size:11px;word-break:break-all}"
+            ".incident b{display:block}.doc{padding-left:1.2em}"
             "</style></head><body><h1>kg-count evaluation</h1>" + "\n".join(sections) + "</body></html>")
     path = Path(folder) / "index.html"
     path.parent.mkdir(parents=True, exist_ok=True)

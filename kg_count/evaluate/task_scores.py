@@ -15,7 +15,6 @@ from typing import Callable, Iterable, Mapping, NamedTuple
 from kg_count.io.answers import GoldAnswer, SystemAnswer
 from kg_count.io.questions import Question, subtask_of_id
 
-ANSWER_CLASSES = ("0", "1", "2", "3", "4+")
 FINE_CLASS_TOP = 10
 
 

@@ -35,8 +35,9 @@ def _mention(graph: Graph, doc: URIRef, mention: MentionRecord, kind: URIRef) ->
     return node
 
 
-def document_graph(record: DocumentRecord) -> Graph:
-    """Return the named graph of one document (its identifier is the document IRI)."""
+def document_graph(record: DocumentRecord, content_hash: str | None = None) -> Graph:
+    """Return the named graph of one document (its identifier is the document IRI); ``content_hash``
+    (the hash of the document's content and the pipeline version) is recorded when given."""
     doc = document_iri(record.doc_id)
     graph = Graph(identifier=doc)
     bind_prefixes(graph)
@@ -104,5 +105,7 @@ def document_graph(record: DocumentRecord) -> Graph:
                 graph.add((event, KGC.synset, Literal(mention.synset)))
             if mention.frame:
                 graph.add((event, KGC.frame, KGC[f"frame_{mention.frame}"]))
+    if content_hash is not None:
+        graph.add((doc, KGC.contentHash, Literal(content_hash)))
     graph.add((doc, KGC.pipelineVersion, Literal(PIPELINE_VERSION)))
     return graph

@@ -10,12 +10,13 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from kg_count.graph.store import GraphStore, StoreLocation
-from kg_count.io.articles import count_any, iter_any
+from kg_count.interrupts import check, deferred_interrupts
+from kg_count.io.articles import document_ids, iter_any
 from kg_count.io.conll import Document
 from kg_count.nlp.parallel import parallel_records
 from kg_count.nlp.record import DocumentRecord
-from kg_count.nlp.record_cache import RecordCache, cached_records
-from kg_count.progress import progress
+from kg_count.nlp.record_cache import RecordCache, cached_records, document_key
+from kg_count.progress import progress_bar
 
 
 @dataclass
@@ -39,7 +40,7 @@ class BuildSummary:
         rate = self.added / self.seconds if self.seconds else 0.0
         types = ", ".join(f"{t} {n}" for t, n in self.event_types.most_common()) or "none"
         return [
-            f"documents: {self.documents} read, {self.skipped} already in the store, {self.added} added "
+            f"documents: {self.documents} read, {self.skipped} already in the store, {self.added} added or updated "
             f"({self.triples} triples, {self.seconds:.1f} s, {rate:.1f} documents/s)",
             f"event types: {types}",
             f"places: {self.with_city} with a city, {self.with_state} with a state; "
@@ -50,27 +51,37 @@ class BuildSummary:
 
 def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: int = 32, workers: int = 1,
                 scheduler: str | None = None, cache: str | os.PathLike | None = None) -> BuildSummary:
-    """Add every document of ``docs`` (CoNLL or JSON lines) that the store at ``location`` lacks; return a summary.
+    """Add every document of ``docs`` (CoNLL or JSON lines) that the store at ``location`` lacks or holds
+    from other content; return a summary.
 
-    Documents stream from the file through extraction (in this process, in ``workers`` local
-    processes, or on the Dask ``scheduler``) into the store; the record cache at ``cache`` (a
-    SQLite file) serves records already extracted from the same content by the same pipeline version. Each document's graph is
-    written whole, its completion marker last, so an interrupted build resumes with the
-    documents it had not finished.
+    The file is scanned first (an id that appears twice is an InputError, before anything is
+    written). Documents stream from the file through extraction (in this process, in ``workers``
+    local processes, or on the Dask ``scheduler``) into the store; a document whose graph was built
+    from the same content by the same pipeline version is skipped, an edited one extracted again.
+    The record cache at ``cache`` (a SQLite file) serves records already extracted from the same
+    content. Each document's graph is written whole, its completion marker last, so an interrupted
+    build resumes with the documents it had not finished.
     """
     summary = BuildSummary()
     started = time.perf_counter()
+    total = len(document_ids(docs))
     with GraphStore(location) as store, \
-            (RecordCache(cache) if cache is not None else contextlib.nullcontext()) as records_cache:
-        present = store.complete_documents()
-        total = count_any(docs)
+            (RecordCache(cache) if cache is not None else contextlib.nullcontext()) as records_cache, \
+            progress_bar("building", total=total, unit="doc") as bar, \
+            deferred_interrupts() as interrupted:
+        stored = store.document_versions()
+        content_hashes: dict[str, str] = {}
 
         def todo() -> Iterator[Document]:
-            for document in progress(iter_any(docs), "building", total=total, unit="doc"):
+            for document in iter_any(docs):
+                check(interrupted)
                 summary.documents += 1
-                if document.doc_id in present:
+                key = document_key(document)
+                if stored.get(document.doc_id) == key:
                     summary.skipped += 1
+                    bar.update(1)
                 else:
+                    content_hashes[document.doc_id] = key
                     yield document
 
         def extract(documents: Iterable[Document]) -> Iterator[DocumentRecord]:
@@ -78,8 +89,10 @@ def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: in
 
         records = extract(todo()) if records_cache is None else cached_records(todo(), records_cache, extract)
         for record in records:
-            summary.triples += store.add(record)
+            check(interrupted)
+            summary.triples += store.add(record, content_hashes.pop(record.doc_id))
             summary.added += 1
+            bar.update(1)
             summary.event_types.update(record.event_types)
             summary.with_city += record.city_iri is not None
             summary.with_state += record.state_iri is not None

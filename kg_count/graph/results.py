@@ -5,6 +5,37 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+
+from rdflib import XSD, Graph, Literal
+
+from kg_count.graph.namespaces import bind_prefixes
+
+# strings, IRIs and comments, which may spell SERVICE without calling anything
+QUOTED_OR_COMMENT = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\''
+                               r'|<[^<>"{}|^`\\\s]*>|#[^\n]*')
+SERVICE_KEYWORD = re.compile(r"(?<![\w?$:])SERVICE(?![\w:])", re.IGNORECASE)
+
+
+def simple_literal(term):
+    """``term``, with an ``xsd:string`` literal written as the simple literal it equals in RDF 1.1."""
+    if isinstance(term, Literal) and term.datatype == XSD.string:
+        return Literal(str(term))
+    return term
+
+
+def readable_graph(triples) -> Graph:
+    """A new in-memory Graph of ``triples`` with the project prefixes bound and simple literals."""
+    graph = Graph()
+    bind_prefixes(graph)
+    for s, p, o in triples:
+        graph.add((s, p, simple_literal(o)))
+    return graph
+
+
+def calls_service(query: str) -> bool:
+    """True when the SPARQL text uses the SERVICE keyword (a federated call to another endpoint)."""
+    return bool(SERVICE_KEYWORD.search(QUOTED_OR_COMMENT.sub(" ", query)))
 
 
 def _cell(value) -> str:
@@ -14,9 +45,10 @@ def _cell(value) -> str:
 def format_results(result, output: str = "table") -> str:
     """Render an rdflib query result: SELECT rows as table/csv/json, ASK as true/false, graphs as Turtle."""
     if result.type == "ASK":
-        return json.dumps({"boolean": bool(result.askAnswer)}) if output == "json" else str(bool(result.askAnswer)).lower()
+        answer = bool(result.askAnswer)
+        return json.dumps({"boolean": answer}) if output == "json" else str(answer).lower()
     if result.type in ("CONSTRUCT", "DESCRIBE"):
-        return result.graph.serialize(format="turtle")
+        return readable_graph(result.graph).serialize(format="turtle")
     names = [str(v) for v in result.vars]
     rows = [[_cell(row[i]) for i in range(len(names))] for row in result]
     if output == "json":

@@ -1,85 +1,107 @@
-"""The graph store: rdflib's Dataset, one named graph per document, over either of two back ends.
+"""The graph store: one named graph per document, over either of two back ends.
 
-- a folder: an embedded Oxigraph store on disk (oxrdflib), the default;
-- an ``http(s)://`` URL: a SPARQL 1.1 server with query and update (rdflib's SPARQLUpdateStore),
+- a folder: an embedded Oxigraph store on disk (rdflib's Dataset over oxrdflib), the default;
+  a folder is taken as a store only when it is empty or holds one (``kg_count.store`` marks it);
+- an ``http(s)://`` URL: a SPARQL 1.1 server with query and update (``endpoint.SparqlEndpoint``),
   at ``URL/query`` and ``URL/update`` (``oxigraph serve --union-default-graph``, or a Fuseki
   dataset with ``tdb2:unionDefaultGraph true``): queries read the union of the named graphs.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from rdflib import XSD, Dataset, Graph, Literal
+import pyoxigraph
+from oxrdflib import OxigraphStore
+from rdflib import Dataset, Graph
 
-from kg_count.errors import InputError
+from kg_count.errors import InputError, StoreError
 from kg_count.graph.build import document_graph, document_iri
-from kg_count.graph.namespaces import KGC, bind_prefixes
+from kg_count.graph.endpoint import SparqlEndpoint
+from kg_count.graph.namespaces import KGC, SPARQL_PROLOGUE, bind_prefixes
 from kg_count.graph.queries import read_query
-from kg_count.nlp.pipeline import PIPELINE_VERSION
+from kg_count.graph.results import readable_graph, simple_literal
 from kg_count.nlp.record import DocumentRecord
 
 StoreLocation = Path | str
 FLUSH_EVERY = 500
+STORE_MARKER = "kg_count.store"
+URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def store_location(text: str) -> StoreLocation:
-    """Parse a ``--store`` value: an ``http(s)://`` endpoint URL stays a string, anything else is a folder."""
-    return text.rstrip("/") if is_endpoint(text) else Path(text)
+    """Parse a ``--store`` value: an ``http(s)://`` endpoint URL stays a string, anything else is a folder.
+
+    A URL of any other scheme (``ftp://``, ``file://``) is refused with a ValueError.
+    """
+    if URL_SCHEME.match(text):
+        if not is_endpoint(text):
+            raise ValueError(f"{text!r}: a store is a folder or an http(s):// SPARQL server URL")
+        return text.rstrip("/")
+    return Path(text)
 
 
 def is_endpoint(location: StoreLocation) -> bool:
     """True when ``location`` is the URL of a SPARQL server rather than a folder."""
-    return isinstance(location, str) and location.startswith(("http://", "https://"))
+    return isinstance(location, str) and location.lower().startswith(("http://", "https://"))
 
 
-def _open_folder(path: Path) -> Dataset:
+def is_store_folder(path: Path) -> bool:
+    """True when ``path`` is a folder holding a kg_count store (its marker, or the embedded store's own files)."""
+    return path.is_dir() and ((path / STORE_MARKER).is_file() or
+                              ((path / "CURRENT").is_file() and (path / "IDENTITY").is_file()))
+
+
+def _open_folder(path: Path, create: bool) -> tuple[Dataset, pyoxigraph.Store]:
+    """Open (or, when ``create``, make) the embedded store at ``path``; return rdflib's Dataset over it and
+    the Oxigraph store itself (for flushing)."""
     if path.exists() and not path.is_dir():
-        raise InputError("the store must be a folder", path)
-    exists = path.is_dir() and any(path.iterdir())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.is_dir() and not exists:
-        path.rmdir()
-    dataset = Dataset(store="Oxigraph", default_union=True)
+        raise StoreError("the store must be a folder, not a file", path)
+    empty = not path.is_dir() or not any(path.iterdir())
+    if empty and not create:
+        raise StoreError(f"no store here; build one with: kg-count build --docs DOCS --store {path}", path)
+    if not empty and not is_store_folder(path):
+        raise StoreError("not a kg_count store: the folder holds other files (give a new or empty folder)", path)
+    path.mkdir(parents=True, exist_ok=True)
     try:
-        dataset.open(str(path), create=not exists)
+        oxigraph = pyoxigraph.Store(str(path))
     except (OSError, ValueError) as error:
-        raise InputError(f"cannot open the store: {error}", path) from None
-    return dataset
+        raise StoreError(f"cannot open the store: {error}", path) from None
+    (path / STORE_MARKER).touch()
+    return Dataset(store=OxigraphStore(store=oxigraph), default_union=True), oxigraph
 
 
-def _open_endpoint(url: str) -> Dataset:
-    from rdflib.plugins.stores.sparqlstore import SPARQLUpdateStore
-
-    backend = SPARQLUpdateStore(query_endpoint=f"{url}/query", update_endpoint=f"{url}/update",
-                                returnFormat="json")
-    dataset = Dataset(store=backend, default_union=True)
-    try:
-        dataset.query("ASK { ?s ?p ?o }")
-    except Exception as error:  # urllib and the result parsers raise unrelated types
-        raise InputError(f"cannot reach the SPARQL server: {error}", url) from None
-    return dataset
-
-
-def _simple(term):
-    if isinstance(term, Literal) and term.datatype == XSD.string:
-        return Literal(str(term))
-    return term
+def _values(variable: str, terms) -> str:
+    return f"VALUES ?{variable} {{ {' '.join(term.n3() for term in terms)} }}"
 
 
 class GraphStore:
-    """A persistent store holding one named graph per document (see the module docstring for locations)."""
+    """A persistent store holding one named graph per document (see the module docstring for locations).
 
-    def __init__(self, location: StoreLocation) -> None:
+    ``create=False`` (read commands) refuses a location that holds no store instead of making one.
+    Reads go through SPARQL only, so reading never creates or changes a graph.
+    """
+
+    def __init__(self, location: StoreLocation, create: bool = True) -> None:
         self.location = location
         self.remote = is_endpoint(location)
         self.path = None if self.remote else Path(location)
-        self.dataset = _open_endpoint(location) if self.remote else _open_folder(self.path)
-        bind_prefixes(self.dataset)
+        if self.remote:
+            self.endpoint = SparqlEndpoint(location)
+            self.endpoint.query("ASK { ?s ?p ?o }")
+            self.dataset = self._oxigraph = None
+        else:
+            self.endpoint = None
+            self.dataset, self._oxigraph = _open_folder(self.path, create)
+            bind_prefixes(self.dataset)
         self.writes = 0
 
     def close(self) -> None:
-        self.dataset.close()
+        """Release the store (the embedded store's folder lock goes with the last reference to it)."""
+        if self.dataset is not None:
+            self.dataset.close()
+            self.dataset = self._oxigraph = None
 
     def __enter__(self) -> "GraphStore":
         return self
@@ -89,34 +111,31 @@ class GraphStore:
 
     def has_document(self, doc_id: str) -> bool:
         """True when the document's graph is complete (its pipeline version marker, written last, is there)."""
-        graph = self.dataset.graph(document_iri(doc_id))
-        return (document_iri(doc_id), KGC.pipelineVersion, Literal(PIPELINE_VERSION)) in graph
+        doc = document_iri(doc_id).n3()
+        return bool(self.query(f"ASK {{ GRAPH {doc} {{ {doc} <{KGC.pipelineVersion}> ?version }} }}").askAnswer)
 
     def document_versions(self) -> dict[str, str]:
-        """The pipeline version of every complete document graph, by document id."""
-        return {str(row.docId): str(row.version) for row in self.query(read_query("document_ids"))}
+        """The content hash of every complete document graph, by document id ("" for graphs written
+        before hashes were stored, which are then rebuilt)."""
+        return {str(row.docId): str(row.contentHash or "") for row in self.query(read_query("document_ids"))}
 
-    def complete_documents(self) -> set[str]:
-        """Ids of the documents whose graph is complete for the current pipeline version."""
-        return {doc_id for doc_id, version in self.document_versions().items() if version == PIPELINE_VERSION}
-
-    def add(self, record: DocumentRecord) -> int:
-        """Replace the document's graph with the one built from ``record``; return its triple count."""
-        return self.replace_graph(document_graph(record))
+    def add(self, record: DocumentRecord, content_hash: str | None = None) -> int:
+        """Replace the document's graph with the one built from ``record`` (the document's content hash
+        ``content_hash``); return its triple count."""
+        return self.replace_graph(document_graph(record, content_hash))
 
     def document_turtle(self, doc_id: str) -> str:
         """The Turtle of one document's graph; InputError when the store does not hold it."""
         if not self.has_document(doc_id):
             raise InputError(f"document {doc_id!r} is not in the store", self.location)
-        graph = self.dataset.graph(document_iri(doc_id))
-        return self.graph_turtle(graph.identifier, set(graph.subjects()))
+        return self.graph_turtle(document_iri(doc_id))
 
     def replace_graph(self, graph: Graph) -> int:
         """Replace the named graph ``graph.identifier`` with ``graph`` in one step; return its triple count."""
         if self.remote:
             name = graph.identifier.n3()
             triples = "\n".join(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in graph)
-            self.dataset.update(f"DROP SILENT GRAPH {name} ;\nINSERT DATA {{ GRAPH {name} {{\n{triples}\n}} }}")
+            self.endpoint.update(f"DROP SILENT GRAPH {name} ;\nINSERT DATA {{ GRAPH {name} {{\n{triples}\n}} }}")
         else:
             self.dataset.remove_graph(graph.identifier)
             self.dataset.addN((s, p, o, graph.identifier) for s, p, o in graph)
@@ -129,19 +148,28 @@ class GraphStore:
         """Write the embedded store's buffered writes to disk. Called every FLUSH_EVERY graphs: without
         it a build's memory grew by about 200 MB per 1,000 documents; with it, it stays flat."""
         if not self.remote:
-            self.dataset.store._inner.flush()
+            self._oxigraph.flush()
 
-    def graph_turtle(self, identifier, subjects) -> str:
-        """The Turtle of the triples of named graph ``identifier`` whose subject is in ``subjects``."""
-        out = Graph()
-        bind_prefixes(out)
-        for triple in self.dataset.graph(identifier):
-            if triple[0] in subjects:
-                out.add(triple)
-        return out.serialize(format="turtle")
+    def graph_triples(self, identifier, subjects=None) -> Graph:
+        """The triples of named graph ``identifier`` (only those whose subject is in ``subjects``, when
+        given) as an in-memory Graph with the project prefixes and simple literals."""
+        name = identifier.n3() if hasattr(identifier, "n3") else f"<{identifier}>"
+        values = _values("s", subjects) if subjects is not None else ""
+        query = f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ {values} GRAPH {name} {{ ?s ?p ?o }} }}"
+        return readable_graph(self.query(query).graph)
+
+    def graph_turtle(self, identifier, subjects=None) -> str:
+        """The Turtle of the triples of named graph ``identifier`` (whose subject is in ``subjects``, when given)."""
+        return self.graph_triples(identifier, subjects).serialize(format="turtle")
 
     def query(self, sparql: str, bindings: dict | None = None):
-        """Run a SPARQL query over all graphs (the default graph is their union)."""
+        """Run a SPARQL query over all graphs (the default graph is their union); return an rdflib Result."""
+        if self.remote:
+            if bindings:
+                names = sorted(bindings)
+                row = " ".join(bindings[name].n3() for name in names)
+                sparql = f"{sparql}\nVALUES ({' '.join('?' + n for n in names)}) {{ ({row}) }}"
+            return self.endpoint.query(f"{SPARQL_PROLOGUE}\n{sparql}")
         return self.dataset.query(sparql, initBindings=bindings or {})
 
     def quads(self) -> set[tuple]:
@@ -150,8 +178,9 @@ class GraphStore:
         Simple literals are written without ``xsd:string`` (RDF 1.1 makes the two one term; the
         back ends' result formats differ in which they return).
         """
-        rows = self.dataset.query("SELECT ?s ?p ?o ?g WHERE { GRAPH ?g { ?s ?p ?o } }")
-        return {(row.s, row.p, _simple(row.o), row.g) for row in rows}
+        rows = self.query("SELECT ?s ?p ?o ?g WHERE { GRAPH ?g { ?s ?p ?o } }")
+        return {(row.s, row.p, simple_literal(row.o), row.g) for row in rows}
 
     def __len__(self) -> int:
-        return len(self.dataset)
+        rows = list(self.query("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"))
+        return int(rows[0].n)

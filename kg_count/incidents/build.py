@@ -1,31 +1,57 @@
 """Build the incident graph over a whole store: read reports, cluster, reconcile, write.
 
-The incident graph records a fingerprint of the documents it was built from; it is rebuilt
-whenever the store's documents change, so answers never depend on which questions are asked.
+The incident graph records a fingerprint of the documents it was built from and of the code and
+settings that built it; it is rebuilt whenever either changes, so answers never depend on which
+questions are asked, and a changed clustering setting never leaves stale incidents.
 """
 
 from __future__ import annotations
 
 import hashlib
+import inspect
 
 from rdflib import Literal
 
+from kg_count.graph import incident_graph as incident_graph_module
 from kg_count.graph.incident_graph import INCIDENT_GRAPH, incident_graph
 from kg_count.graph.namespaces import KGC
+from kg_count.incidents import cluster, confidence, evidence, reconcile as reconcile_module, reports
 from kg_count.incidents.cluster import cluster_reports
 from kg_count.incidents.confidence import MODEL_PATH, incident_features, shipped_model, twin_features
 from kg_count.incidents.reconcile import Incident, reconcile
 from kg_count.incidents.reports import reports_from_store
+from kg_count.progress import status
 
-INCIDENTS_VERSION = "5"
+CLUSTERING_MODULES = (reports, evidence, cluster, reconcile_module, incident_graph_module, confidence)
+
+
+def _canonical(value) -> str:
+    """``repr`` with sets sorted and mappings in key order, so that it is the same in every process."""
+    if isinstance(value, (set, frozenset)):
+        return "{" + ", ".join(sorted(_canonical(v) for v in value)) + "}"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_canonical(k)}: {_canonical(v)}" for k, v in sorted(value.items(), key=repr)) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_canonical(v) for v in value) + "]"
+    return repr(value)
+
+
+def settings_fingerprint(modules=CLUSTERING_MODULES) -> str:
+    """A hash of the source and the current upper-case settings (thresholds, weights, radii) of ``modules``."""
+    digest = hashlib.sha256()
+    for module in modules:
+        digest.update(inspect.getsource(module).encode())
+        for name in sorted(n for n in vars(module) if n.isupper()):
+            digest.update(f"{module.__name__}.{name}={_canonical(vars(module)[name])}\n".encode())
+    return digest.hexdigest()
 
 
 def fingerprint(store) -> str:
-    """A hash of the store's complete documents with their pipeline versions, the clustering version
-    and the incident-match model."""
-    documents = sorted(f"{doc_id} {version}" for doc_id, version in store.document_versions().items())
+    """A hash of the store's complete documents with their content hashes, of the clustering settings
+    and of the incident-match model."""
+    documents = sorted(f"{doc_id} {content}" for doc_id, content in store.document_versions().items())
     model = hashlib.sha256(MODEL_PATH.read_bytes()).hexdigest() if MODEL_PATH.exists() else "none"
-    return hashlib.sha256("\n".join([INCIDENTS_VERSION, model, *documents]).encode()).hexdigest()
+    return hashlib.sha256("\n".join([settings_fingerprint(), model, *documents]).encode()).hexdigest()
 
 
 def incidents_of(reports, model=None) -> list[Incident]:
@@ -45,17 +71,24 @@ def incidents_of(reports, model=None) -> list[Incident]:
 
 
 def stored_fingerprint(store) -> str | None:
-    graph = store.dataset.graph(INCIDENT_GRAPH)
-    value = graph.value(INCIDENT_GRAPH, KGC.builtFrom)
-    return str(value) if value is not None else None
+    """The fingerprint the store's incident graph was built from, or None when it has none."""
+    name = INCIDENT_GRAPH.n3()
+    rows = list(store.query(f"SELECT ?stamp WHERE {{ GRAPH {name} {{ {name} <{KGC.builtFrom}> ?stamp }} }}"))
+    return str(rows[0].stamp) if rows else None
+
+
+def incident_count(store) -> int:
+    """The number of incidents in the store's incident graph."""
+    query = f"SELECT (COUNT(?i) AS ?n) WHERE {{ GRAPH {INCIDENT_GRAPH.n3()} {{ ?i <{KGC.incidentId}> ?id }} }}"
+    return int(list(store.query(query))[0].n)
 
 
 def ensure_incidents(store, force: bool = False) -> tuple[int, bool]:
     """Build the store's incident graph unless it is up to date; return (incident count, rebuilt)."""
     stamp = fingerprint(store)
     if not force and stored_fingerprint(store) == stamp:
-        count = sum(1 for _ in store.dataset.graph(INCIDENT_GRAPH).subjects(KGC.incidentId, None))
-        return count, False
+        return incident_count(store), False
+    status("grouping the store's reports into incidents")
     incidents = incidents_of(reports_from_store(store))
     graph = incident_graph(incidents)
     graph.add((INCIDENT_GRAPH, KGC.builtFrom, Literal(stamp)))

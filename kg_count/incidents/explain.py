@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from rdflib import Literal
-
 from kg_count.errors import InputError
+from kg_count.graph.build import document_iri
 from kg_count.graph.incident_graph import INCIDENT_GRAPH, incident_iri
 from kg_count.graph.namespaces import KGC, PROV, SEM, TIME
 from kg_count.incidents.build import ensure_incidents
@@ -15,27 +14,48 @@ def _local(iri) -> str:
     return str(iri).rsplit("/", 1)[-1].rsplit("#", 1)[-1]
 
 
-def _require(store, incident_id: str):
+def _incident(store, incident_id: str) -> tuple:
+    """The incident's node and its triples (its own, its time's and its people's) as an in-memory Graph;
+    InputError when the store has no such incident."""
     ensure_incidents(store)
     node = incident_iri(incident_id)
-    if (node, KGC.incidentId, Literal(incident_id)) not in store.dataset.graph(INCIDENT_GRAPH):
+    name = INCIDENT_GRAPH.n3()
+    subjects = [row.s for row in store.query(
+        f"SELECT DISTINCT ?s WHERE {{ GRAPH {name} {{ {node.n3()} <{KGC.incidentId}> ?id . "
+        f"{{ BIND({node.n3()} AS ?s) }} UNION {{ {node.n3()} <{SEM.hasTime}> ?s }} "
+        f"UNION {{ {node.n3()} <{SEM.hasActor}> ?s }} }} }}")]
+    if not subjects:
         raise InputError(f"incident {incident_id!r} is not in the store (list them with: kg-count incidents)",
-                         store.path)
-    return node
+                         store.location)
+    return node, store.graph_triples(INCIDENT_GRAPH, subjects)
 
 
 def incident_turtle(store, incident_id: str) -> str:
     """The Turtle of one incident: its node, time and people."""
-    node = _require(store, incident_id)
-    graph = store.dataset.graph(INCIDENT_GRAPH)
-    subjects = {node, *graph.objects(node, SEM.hasTime), *graph.objects(node, SEM.hasActor)}
-    return store.graph_turtle(INCIDENT_GRAPH, subjects)
+    return _incident(store, incident_id)[1].serialize(format="turtle")
+
+
+def _document_lines(store, doc_iris) -> list[str]:
+    """One line per document (earliest DCT first): what it reported, its event types joined."""
+    reported: dict[str, dict] = {}
+    wanted = {str(iri) for iri in doc_iris}
+    for row in store.query(read_query("reports")):
+        if str(document_iri(str(row.docId))) not in wanted:
+            continue
+        entry = reported.setdefault(str(row.docId), {"row": row, "types": set()})
+        entry["types"].add(_local(row.type))
+    lines = []
+    for doc_id, entry in sorted(reported.items(), key=lambda item: (str(item[1]["row"].dct), item[0])):
+        row = entry["row"]
+        city = _local(row.city) if row.city is not None else "-"
+        lines.append(f"    {doc_id} {row.dct} {','.join(sorted(entry['types']))}: {row.date} ({row.certainty}), "
+                     f"{city}, killed {row.killed} injured {row.injured} | {row.title}")
+    return lines
 
 
 def explain_incident(store, incident_id: str) -> str:
-    """One incident as text: properties, documents with what each reported, and the merge reasons."""
-    node = _require(store, incident_id)
-    graph = store.dataset.graph(INCIDENT_GRAPH)
+    """One incident as text: properties, documents (earliest first) with what each reported, and the merge reasons."""
+    node, graph = _incident(store, incident_id)
     time_node = graph.value(node, SEM.hasTime)
     lines = [f"incident {incident_id}",
              f"  types: {', '.join(sorted(_local(t) for t in graph.objects(node, SEM.eventType)))}",
@@ -45,18 +65,15 @@ def explain_incident(store, incident_id: str) -> str:
              f"  state: {graph.value(node, KGC.state) or '-'}",
              f"  killed {graph.value(node, KGC.killedCount)}, injured {graph.value(node, KGC.injuredCount)}, "
              f"fired {graph.value(node, KGC.firedCount)}",
-             f"  confidence: {graph.value(node, KGC.confidence)} (a distinct real incident, when it matches a question)",
+             f"  confidence: {graph.value(node, KGC.confidence)} "
+             "(that it is a distinct real incident, when it matches a question)",
              f"  evidence: {', '.join(sorted(str(e) for e in graph.objects(node, KGC.evidence)))}"]
-    for person in graph.objects(node, SEM.hasActor):
-        lines.append(f"  person: {graph.value(person, KGC.fullName)} ({_local(graph.value(person, KGC.role))}, "
-                     f"{_local(graph.value(person, KGC.status))})")
-    doc_ids = {str(store.dataset.value(doc, KGC.docId)) for doc in graph.objects(node, PROV.wasDerivedFrom)}
-    lines.append(f"  documents ({len(doc_ids)}):")
-    for row in store.query(read_query("reports")):
-        if str(row.docId) in doc_ids:
-            city = _local(row.city) if row.city is not None else "-"
-            lines.append(f"    {row.docId} {row.dct} {_local(row.type)}: {row.date} ({row.certainty}), {city}, "
-                         f"killed {row.killed} injured {row.injured} | {row.title}")
+    people = sorted((str(graph.value(p, KGC.fullName)), _local(graph.value(p, KGC.role)),
+                     _local(graph.value(p, KGC.status))) for p in graph.objects(node, SEM.hasActor))
+    lines.extend(f"  person: {name} ({role}, {status})" for name, role, status in people)
+    documents = _document_lines(store, set(graph.objects(node, PROV.wasDerivedFrom)))
+    lines.append(f"  documents ({len(documents)}):")
+    lines.extend(documents)
     reasons = sorted(str(r) for r in graph.objects(node, KGC.mergeReason))
     lines.append("  merged because:" if reasons else "  a single report")
     lines.extend(f"    {reason}" for reason in reasons)
@@ -82,5 +99,6 @@ def list_incidents(store, event_type: str | None, place: str | None, date: str |
                      f"{row.docs} docs\t{float(row.confidence):.2f}")
     shown = lines if limit == 0 else lines[:limit]
     header = "id\tdate\ttypes\tcity\tstate\tcounts\tdocuments\tconfidence"
-    footer = f"{len(shown)} of {len(lines)} incidents shown" + ("" if len(shown) == len(lines) else " (--limit 0 for all)")
+    footer = f"{len(shown)} of {len(lines)} incidents shown"
+    footer += "" if len(shown) == len(lines) else " (--limit 0 for all)"
     return "\n".join([header, *shown, footer])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from typing import Mapping
@@ -37,19 +38,47 @@ class SystemAnswer:
         return data
 
 
+MAX_COUNT = 1_000_000
+
+
 def _count(raw: Mapping, path: object, where: str, required: bool) -> int | None:
     value = raw.get("numerical_answer")
     if value is None and not required:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or value < 0:
-        raise InputError(f"numerical_answer must be a whole number >= 0, got {value!r}", path, item=where)
+    whole = (not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+             and value == int(value) and 0 <= value <= MAX_COUNT)
+    if not whole:
+        raise InputError(f"numerical_answer must be a whole number from 0 to {MAX_COUNT:,}, got {value!r}",
+                         path, item=where)
     return int(value)
+
+
+def _document_list(value: object, path: object, where: str, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(d, str) for d in value):
+        raise InputError(f"{what} must be a list of document ids", path, item=where)
+    return value
+
+
+def _part_info(value: object, path: object, where: str) -> dict[str, dict[str, int]]:
+    shape = "part_info must be {incident: {num_killed, num_injured, num_fired: whole numbers (NaN: unknown)}}"
+    if not isinstance(value, Mapping) or not all(isinstance(v, Mapping) for v in value.values()):
+        raise InputError(shape, path, item=where)
+    info = {}
+    for incident, counts in value.items():
+        try:
+            info[str(incident)] = {str(k): _count({"numerical_answer": n}, path, where, True)
+                                   for k, n in counts.items() if not (isinstance(n, float) and math.isnan(n))}
+        except InputError:
+            raise InputError(shape, path, item=f"{where}, incident {incident}") from None
+    return info
 
 
 def _load_object(path: str | os.PathLike) -> Mapping:
     data = read_json(path)
     if not isinstance(data, Mapping):
         raise InputError("answers file must hold a JSON object keyed by question id", path)
+    if not data:
+        raise InputError("answers file holds no answers", path)
     return data
 
 
@@ -60,8 +89,10 @@ def read_gold_answers(path: str | os.PathLike) -> dict[str, GoldAnswer]:
         where = f"question {qid}"
         if not isinstance(raw, Mapping) or not isinstance(raw.get("answer_docs"), Mapping):
             raise InputError("gold answer needs answer_docs as {incident: [documents]}", path, item=where)
-        incidents = {str(inc): [str(d) for d in docs] for inc, docs in raw["answer_docs"].items()}
-        answers[str(qid)] = GoldAnswer(_count(raw, path, where, True), incidents, dict(raw.get("part_info", {})))
+        incidents = {str(inc): _document_list(docs, path, where, f"answer_docs of incident {inc}")
+                     for inc, docs in raw["answer_docs"].items()}
+        answers[str(qid)] = GoldAnswer(_count(raw, path, where, True), incidents,
+                                       _part_info(raw.get("part_info", {}), path, where))
     return answers
 
 
@@ -72,9 +103,7 @@ def read_system_answers(path: str | os.PathLike) -> dict[str, SystemAnswer]:
         where = f"question {qid}"
         if not isinstance(raw, Mapping):
             raise InputError("an answer must be a JSON object", path, item=where)
-        docs = raw.get("answer_docs", [])
-        if not isinstance(docs, list) or not all(isinstance(d, str) for d in docs):
-            raise InputError("answer_docs must be a list of document ids", path, item=where)
+        docs = _document_list(raw.get("answer_docs", []), path, where, "answer_docs")
         answers[str(qid)] = SystemAnswer(_count(raw, path, where, False), docs)
     return answers
 

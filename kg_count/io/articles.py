@@ -12,7 +12,7 @@ import os
 from typing import Iterator
 
 from kg_count.errors import InputError
-from kg_count.io.conll import NEWLINE_TOKEN, Document, Token
+from kg_count.io.conll import BEGIN_RE, NEWLINE_TOKEN, Document, Token, parse_dct, text_lines
 
 REQUIRED_FIELDS = ("doc_id", "title", "dct", "content")
 
@@ -31,52 +31,71 @@ def _tokens(tokenizer, doc_id: str, title: str, content: str) -> list[Token]:
     return tokens
 
 
+def _json_lines(path: str | os.PathLike) -> Iterator[tuple[int, object]]:
+    """Yield (line number, parsed JSON) of each non-blank line; InputError names the line of invalid JSON."""
+    for number, line in text_lines(path):
+        if not line.strip():
+            continue
+        try:
+            yield number, json.loads(line)
+        except json.JSONDecodeError as error:
+            raise InputError(f"invalid JSON: {error.msg}", path, number) from None
+
+
+def _checked_article(record: object, path: object, number: int) -> tuple[str, dt.date]:
+    """The id and DCT of one article record; InputError names the file, line and id of a bad one."""
+    missing = [f for f in REQUIRED_FIELDS if not isinstance(record, dict) or f not in record]
+    if missing:
+        raise InputError(f"article lacks {', '.join(missing)}", path, number)
+    doc_id = str(record["doc_id"])
+    dct = parse_dct(str(record["dct"])[:10], path, number, doc_id)
+    if not str(record["title"]).strip() and not str(record["content"]).strip():
+        raise InputError("article has no text", path, number, f"document {doc_id}")
+    return doc_id, dct
+
+
 def iter_articles(path: str | os.PathLike) -> Iterator[Document]:
     """Yield one Document per JSON line; InputError names the file and line of a bad record."""
     from kg_count.nlp.model import load_model
 
     tokenizer = load_model().tokenizer
-    try:
-        handle = open(path, encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("file not found", path) from None
-    with handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputError(f"invalid JSON: {error.msg}", path, number) from None
-            missing = [f for f in REQUIRED_FIELDS if not isinstance(record, dict) or f not in record]
-            if missing:
-                raise InputError(f"article lacks {', '.join(missing)}", path, number)
-            doc_id = str(record["doc_id"])
-            try:
-                dct = dt.date.fromisoformat(str(record["dct"])[:10])
-            except ValueError:
-                raise InputError(f"dct {record['dct']!r} is not a date", path, number, f"document {doc_id}") from None
-            tokens = _tokens(tokenizer, doc_id, str(record["title"]), str(record["content"]))
-            if not any(not t.is_layout for t in tokens):
-                raise InputError("article has no text", path, number, f"document {doc_id}")
-            yield Document(doc_id, dct, tokens)
+    for number, record in _json_lines(path):
+        doc_id, dct = _checked_article(record, path, number)
+        tokens = _tokens(tokenizer, doc_id, str(record["title"]), str(record["content"]))
+        if not any(not t.is_layout for t in tokens):
+            raise InputError("article has no text", path, number, f"document {doc_id}")
+        yield Document(doc_id, dct, tokens)
 
 
 def iter_any(path: str | os.PathLike) -> Iterator[Document]:
     """Documents from a CoNLL file, or from JSON lines when the name ends in .jsonl or .json."""
     from kg_count.io.conll import iter_documents
 
-    name = str(path).lower()
-    return iter_articles(path) if name.endswith((".jsonl", ".json")) else iter_documents(path)
+    return iter_articles(path) if _is_articles(path) else iter_documents(path)
 
 
-def count_any(path: str | os.PathLike) -> int:
-    """The number of documents in a CoNLL or JSON-lines file, by a quick scan of its lines (for progress bars)."""
-    articles = str(path).lower().endswith((".jsonl", ".json"))
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            if articles:
-                return sum(1 for line in handle if line.strip())
-            return sum(1 for line in handle if line.startswith("#begin document"))
-    except FileNotFoundError:
-        raise InputError("file not found", path) from None
+def _is_articles(path: str | os.PathLike) -> bool:
+    return str(path).lower().endswith((".jsonl", ".json"))
+
+
+def document_ids(path: str | os.PathLike) -> list[str]:
+    """The document ids of a CoNLL or JSON-lines file in file order, by a quick scan of its lines.
+
+    InputError names the file, the line and the id when an id appears twice (a second document
+    under one id would silently replace the first), when the file holds no document, and, for
+    articles, when a record lacks a field, has a bad DCT or no text.
+    """
+    seen: dict[str, int] = {}
+    if _is_articles(path):
+        entries = ((n, _checked_article(r, path, n)[0]) for n, r in _json_lines(path))
+    else:
+        entries = ((n, m["doc"]) for n, m in ((n, BEGIN_RE.match(line)) for n, line in text_lines(path)) if m)
+    for number, doc_id in entries:
+        if doc_id in seen:
+            raise InputError(f"document id appears twice (first on line {seen[doc_id]})", path, number,
+                             f"document {doc_id}")
+        seen[doc_id] = number
+    if not seen:
+        kind = "JSON lines of articles" if _is_articles(path) else "'#begin document (ID);' lines"
+        raise InputError(f"no documents found (expected {kind})", path)
+    return list(seen)

@@ -13,8 +13,15 @@ from typing import Iterator, TextIO
 @contextmanager
 def atomic_writer(path: str | os.PathLike) -> Iterator[TextIO]:
     """Yield a text handle; on success the file appears at ``path`` whole, on error nothing is left."""
+    from kg_count.errors import InputError
+
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.is_dir():
+        raise InputError("is a folder; give a file name to write", target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise InputError("cannot write here: a part of the path is a file, not a folder", target) from None
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
     try:
         os.fchmod(fd, 0o666 & ~_umask())
@@ -50,6 +57,8 @@ def read_json(path: str | os.PathLike) -> object:
             return json.load(handle)
     except FileNotFoundError:
         raise InputError("file not found", path) from None
+    except IsADirectoryError:
+        raise InputError("is a folder, not a file", path) from None
     except json.JSONDecodeError as error:
         raise InputError(f"invalid JSON: {error.msg} (column {error.colno})", path, error.lineno) from None
     except UnicodeDecodeError as error:

@@ -21,6 +21,7 @@ TOKEN_ID_RE = re.compile(r"^(?P<doc>.+)\.(?P<part>[tb])(?P<sent>\d+)\.(?P<tok>\d
 PARTS = {"t": "TITLE", "b": "BODY"}
 NEWLINE_TOKEN = "NEWLINE"
 EMPTY_TOKEN = "EMPTY"
+DCT_YEARS = (1900, 2099)
 
 
 @dataclass(frozen=True)
@@ -74,11 +75,16 @@ class Document:
         return " ".join(pieces)
 
 
-def _parse_dct(value: str, path: object, line: int, doc_id: str) -> dt.date:
+def parse_dct(value: str, path: object, line: int, doc_id: str) -> dt.date:
+    """A document creation date ``YYYY-MM-DD`` within DCT_YEARS; InputError names the file, line and document."""
     try:
-        return dt.date.fromisoformat(value)
+        date = dt.date.fromisoformat(value)
     except ValueError:
         raise InputError(f"DCT {value!r} is not a YYYY-MM-DD date", path, line, f"document {doc_id}") from None
+    if not DCT_YEARS[0] <= date.year <= DCT_YEARS[1]:
+        raise InputError(f"DCT {value} is outside the years {DCT_YEARS[0]}-{DCT_YEARS[1]}", path, line,
+                         f"document {doc_id}")
+    return date
 
 
 def _parse_token(fields: list[str], doc_id: str, path: object, line: int) -> Token:
@@ -88,7 +94,32 @@ def _parse_token(fields: list[str], doc_id: str, path: object, line: int) -> Tok
     part = PARTS[match["part"]]
     if fields[2] != part:
         raise InputError(f"token {fields[0]} is in {fields[2]!r}, its id says {part}", path, line)
+    if not fields[1]:
+        raise InputError(f"token {fields[0]} has an empty word (write {EMPTY_TOKEN} for a blank token)", path, line)
     return Token(fields[0], fields[1], part, match["part"] + match["sent"], int(match["tok"]))
+
+
+def text_lines(path: str | os.PathLike) -> Iterator[tuple[int, str]]:
+    """Yield (line number, line without its line break) of a UTF-8 text file (a byte-order mark is
+    dropped); InputError names the file and line when the file is missing, a folder, or not UTF-8."""
+    try:
+        handle = open(path, "rb")
+    except FileNotFoundError:
+        raise InputError("file not found", path) from None
+    except IsADirectoryError:
+        raise InputError("is a folder, not a file", path) from None
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", path) from None
+    with handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise InputError(f"not UTF-8 text (byte {raw[error.start]:#04x} at column {error.start + 1})",
+                                 path, number) from None
+            if number == 1:
+                line = line.removeprefix("\ufeff")
+            yield number, line.rstrip("\n").rstrip("\r")
 
 
 def iter_documents(path: str | os.PathLike) -> Iterator[Document]:
@@ -99,44 +130,39 @@ def iter_documents(path: str | os.PathLike) -> Iterator[Document]:
     """
     doc: Document | None = None
     doc_line = 0
-    try:
-        handle = open(path, encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("file not found", path) from None
-    with handle:
-        for number, raw in enumerate(handle, start=1):
-            line = raw.rstrip("\n").rstrip("\r")
-            if not line.strip():
-                continue
-            if line.startswith("#begin"):
-                if doc is not None:
-                    raise InputError(f"document {doc.doc_id} (line {doc_line}) has no '{END_LINE}'", path, number)
-                match = BEGIN_RE.match(line)
-                if match is None:
-                    raise InputError("malformed '#begin document (ID);' line", path, number)
-                doc, doc_line = Document(match["doc"], dt.date.min), number
-                continue
-            if line.startswith(END_LINE):
-                if doc is None:
-                    raise InputError(f"'{END_LINE}' without '#begin document'", path, number)
-                if doc.dct == dt.date.min:
-                    raise InputError("document has no DCT line", path, doc_line, f"document {doc.doc_id}")
-                if not doc.tokens:
-                    raise InputError("document has no tokens", path, doc_line, f"document {doc.doc_id}")
-                yield doc
-                doc = None
-                continue
+    has_dct = False
+    for number, line in text_lines(path):
+        if not line.strip():
+            continue
+        if line.startswith("#begin"):
+            if doc is not None:
+                raise InputError(f"document {doc.doc_id} (line {doc_line}) has no '{END_LINE}'", path, number)
+            match = BEGIN_RE.match(line)
+            if match is None:
+                raise InputError("malformed '#begin document (ID);' line", path, number)
+            doc, doc_line, has_dct = Document(match["doc"], dt.date.min), number, False
+            continue
+        if line.startswith(END_LINE):
             if doc is None:
-                raise InputError("token line outside a document", path, number)
-            fields = line.split("\t")
-            if len(fields) != 4:
-                raise InputError(f"expected 4 tab-separated columns, found {len(fields)}", path, number)
-            if fields[2] == "DCT":
-                if fields[0] != f"{doc.doc_id}.DCT":
-                    raise InputError(f"DCT id {fields[0]!r} does not match document {doc.doc_id}", path, number)
-                doc.dct = _parse_dct(fields[1], path, number, doc.doc_id)
-            else:
-                doc.tokens.append(_parse_token(fields, doc.doc_id, path, number))
+                raise InputError(f"'{END_LINE}' without '#begin document'", path, number)
+            if not has_dct:
+                raise InputError("document has no DCT line", path, doc_line, f"document {doc.doc_id}")
+            if not doc.tokens:
+                raise InputError("document has no tokens", path, doc_line, f"document {doc.doc_id}")
+            yield doc
+            doc = None
+            continue
+        if doc is None:
+            raise InputError("token line outside a document", path, number)
+        fields = line.split("\t")
+        if len(fields) != 4:
+            raise InputError(f"expected 4 tab-separated columns, found {len(fields)}", path, number)
+        if fields[2] == "DCT":
+            if fields[0] != f"{doc.doc_id}.DCT":
+                raise InputError(f"DCT id {fields[0]!r} does not match document {doc.doc_id}", path, number)
+            doc.dct, has_dct = parse_dct(fields[1], path, number, doc.doc_id), True
+        else:
+            doc.tokens.append(_parse_token(fields, doc.doc_id, path, number))
     if doc is not None:
         raise InputError(f"file ends inside document {doc.doc_id} (begun on line {doc_line})", path)
 
@@ -201,38 +227,43 @@ def read_chains(path: str | os.PathLike) -> dict[str, dict[int, list[Mention]]]:
     """
     result: dict[str, dict[int, list[Mention]]] = {}
     open_at: dict[int, list[int]] = {}
-    doc_id, position, start_line = None, -1, 0
-    with open(path, encoding="utf-8") as handle:
-        for number, raw in enumerate(handle, start=1):
-            line = raw.rstrip("\n")
-            match = BEGIN_RE.match(line)
-            if match:
-                doc_id, position, open_at, start_line = match["doc"], -1, {}, number
-                result.setdefault(doc_id, {})
-                continue
-            if line.startswith(END_LINE):
-                if any(open_at.values()):
-                    raise InputError(f"chain(s) {sorted(c for c, s in open_at.items() if s)} never closed",
-                                     path, start_line, f"document {doc_id}")
-                continue
-            fields = line.split("\t")
-            if doc_id is None or len(fields) < 4 or fields[2] == "DCT":
-                continue
-            position += 1
-            tag = fields[-1].strip()
-            if tag in ("-", "_", ""):
-                continue
-            for piece in tag.split("|"):
-                chain_match = re.fullmatch(r"(\()?(\d+)(\))?", piece)
-                if chain_match is None:
-                    raise InputError(f"malformed chain tag {piece!r}", path, number)
-                chain = int(chain_match[2])
-                if chain_match[1] and chain_match[3]:
-                    result[doc_id].setdefault(chain, []).append((position, position))
-                elif chain_match[1]:
-                    open_at.setdefault(chain, []).append(position)
-                else:
-                    if not open_at.get(chain):
-                        raise InputError(f"chain {chain} closed but never opened", path, number)
-                    result[doc_id].setdefault(chain, []).append((open_at[chain].pop(), position))
+    doc_id, position, start_line, inside = None, -1, 0, False
+    for number, line in text_lines(path):
+        match = BEGIN_RE.match(line)
+        if match:
+            if inside:
+                raise InputError(f"document {doc_id} (line {start_line}) has no '{END_LINE}'", path, number)
+            doc_id, position, open_at, start_line, inside = match["doc"], -1, {}, number, True
+            result.setdefault(doc_id, {})
+            continue
+        if line.startswith(END_LINE):
+            if any(open_at.values()):
+                raise InputError(f"chain(s) {sorted(c for c, s in open_at.items() if s)} never closed",
+                                 path, start_line, f"document {doc_id}")
+            inside = False
+            continue
+        fields = line.split("\t")
+        if doc_id is None or len(fields) < 4 or fields[2] == "DCT":
+            continue
+        position += 1
+        tag = fields[-1].strip()
+        if tag in ("-", "_", ""):
+            continue
+        for piece in tag.split("|"):
+            chain_match = re.fullmatch(r"(\()?(\d+)(\))?", piece)
+            if chain_match is None:
+                raise InputError(f"malformed chain tag {piece!r}", path, number)
+            chain = int(chain_match[2])
+            if chain_match[1] and chain_match[3]:
+                result[doc_id].setdefault(chain, []).append((position, position))
+            elif chain_match[1]:
+                open_at.setdefault(chain, []).append(position)
+            else:
+                if not open_at.get(chain):
+                    raise InputError(f"chain {chain} closed but never opened", path, number)
+                result[doc_id].setdefault(chain, []).append((open_at[chain].pop(), position))
+    if inside:
+        raise InputError(f"file ends inside document {doc_id} (begun on line {start_line})", path)
+    if not result:
+        raise InputError("no '#begin document' line: not a CoNLL file", path)
     return result

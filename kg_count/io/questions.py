@@ -25,6 +25,7 @@ GRANULARITIES = {
 TIME_FORMATS = {"day": "%d/%m/%Y", "month": "%m/%Y", "year": "%Y"}
 DBPEDIA_PREFIX = "http://dbpedia.org/resource/"
 SUBTASKS = (1, 2, 3)
+IRI_FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|^`\\]')
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,9 @@ def parse_question(question_id: str, raw: object, path: object = None) -> Questi
     location = values.get("location")
     if location and location[1] and not location[1].startswith(DBPEDIA_PREFIX):
         raise InputError(f"location {location[1]!r} is not a DBpedia IRI ({DBPEDIA_PREFIX}...)", path, item=where)
+    if location and IRI_FORBIDDEN.search(location[1]):
+        raise InputError(f"location {location[1]!r} is not a valid IRI (it holds a space, quote, angle bracket, "
+                         "backslash or control character)", path, item=where)
     participant = values.get("participant")
     if participant and not participant[1].strip():
         raise InputError("participant name is empty", path, item=where)

@@ -41,7 +41,6 @@ class EventMention:
     frame: str | None
     event_type: str | None
     synset: str | None
-    in_title: bool = False
 
 
 def _is_person(token) -> bool:
@@ -128,7 +127,6 @@ def find_event_mentions(annotated: AnnotatedDocument) -> list[EventMention]:
     """Return the typed and evidence event mentions of an annotated document, in text order."""
     lexicon = event_lexicon()
     doc = annotated.doc
-    title_end = sum(1 for p in annotated.positions if annotated.document.tokens[p].part == "TITLE")
     sentence_index = {sent.start: n for n, sent in enumerate(doc.sents)}
     mentions = []
     for token in doc:
@@ -155,5 +153,5 @@ def find_event_mentions(annotated: AnnotatedDocument) -> list[EventMention]:
         if event_type is not None and is_negated(token):
             event_type = None
         mentions.append(EventMention(token.i, end, sentence_index[token.sent.start], lemma, frame, event_type,
-                                     entry.synset, token.i < title_end))
+                                     entry.synset))
     return mentions

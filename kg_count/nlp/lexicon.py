@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from importlib.resources import files
 
 from kg_count.answer.baseline import EVENT_SYNSETS
 
-ONTOLOGY_DIR = Path(__file__).resolve().parents[2] / "ontology"
 KGC = "http://kg-count.org/ontology#"
 POS_TAGS = {"v": "VERB", "n": "NOUN", "a": "ADJ"}
 WORDNET_POS = {"v": "VERB", "n": "NOUN", "a": "ADJ", "s": "ADJ"}
@@ -30,12 +29,12 @@ class LexicalEntry:
     synset: str | None
 
 
-def _frame_units(path: Path) -> dict[tuple[str, str], LexicalEntry]:
+def _frame_units(turtle: str) -> dict[tuple[str, str], LexicalEntry]:
     from rdflib import Graph, Namespace
     from rdflib.namespace import RDFS
 
     ns = Namespace(KGC)
-    graph = Graph().parse(path, format="turtle")
+    graph = Graph().parse(data=turtle, format="turtle")
     units = {}
     for frame in graph.subjects(ns.lexicalUnit, None):
         label = str(graph.value(frame, RDFS.label))
@@ -78,7 +77,8 @@ def event_lexicon() -> dict[tuple[str, str], LexicalEntry]:
     """
     words = _wordnet_units()
     lexicon = dict(words)
-    for key, entry in _frame_units(ONTOLOGY_DIR / "frames.ttl").items():
+    frames = files("kg_count.ontology").joinpath("frames.ttl").read_text(encoding="utf-8")
+    for key, entry in _frame_units(frames).items():
         synset = words[key].synset if key in words else None
         lexicon[key] = LexicalEntry(entry.frame, entry.event_type, synset)
     return lexicon

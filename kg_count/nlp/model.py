@@ -14,6 +14,9 @@ def load_model():
     """Return the loaded spaCy pipeline (tagger, parser, lemmatizer, NER); SetupError when none is installed."""
     import spacy
 
+    from kg_count.progress import status
+
+    status("loading the spaCy model")
     for name in MODEL_NAMES:
         try:
             return spacy.load(name)

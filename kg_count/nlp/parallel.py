@@ -30,8 +30,12 @@ def extract_batch(documents: list[Document], spacy_batch_size: int = 32) -> list
 
 
 def _load_model_once() -> None:
+    """A worker's start: leave Ctrl-C to the parent process (which stops between documents), load the model."""
+    import signal
+
     from kg_count.nlp.model import load_model
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     load_model()
 
 
@@ -58,8 +62,13 @@ def records_from_executor(documents: Iterable[Document], executor: Executor, wor
 def local_pool(workers: int) -> Iterator[Executor]:
     """A pool of ``workers`` fresh processes, each loading the spaCy model when it starts."""
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_load_model_once) as pool:
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_load_model_once)
+    try:
         yield pool
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 @contextlib.contextmanager

@@ -16,7 +16,6 @@ SUSPECT_CUES = {"arrest", "charge", "suspect", "custody", "book", "jail", "accus
                 "sentence", "wanted", "gunman", "shooter", "surrender", "detain"}
 SPEECH_VERBS = {"say", "tell", "add", "state", "confirm", "announce", "explain"}
 NAME_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
-AGE_RE = re.compile(r"^(\d{1,3})(-year(s)?(-old)?)?$")
 PATIENT_DEPS = ("nsubjpass", "nsubj:pass", "dobj", "obj")
 STATISTICS_CUES = re.compile(r"\b(this year|last year|so far|since|per year|a year|each year|annually|in 20\d\d|"
                              r"statistics|average|nationwide|records show)\b")

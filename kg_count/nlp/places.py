@@ -88,12 +88,6 @@ class Gazetteer:
     def states_of(self, city: str) -> set[str]:
         return self.places.get(city.lower(), set())
 
-    def biggest_state_of(self, city: str) -> str | None:
-        states = self.states_of(city)
-        if not states:
-            return None
-        return max(sorted(states), key=lambda s: self.population.get((city.lower(), s), 0))
-
 
 @lru_cache(maxsize=1)
 def gazetteer() -> Gazetteer:

@@ -1,7 +1,9 @@
 """A cache of extracted DocumentRecords keyed by the hash of the document's content and the pipeline version.
 
-One SQLite file; only the process that writes the store reads and writes it. A document whose
-content or pipeline version changed gets a new key, so stale records are never read.
+One SQLite file in write-ahead-log mode, shared by every build on the machine: each record is
+written in its own short transaction, and a writer waits for another's (up to BUSY_TIMEOUT
+seconds), so builds running side by side share it. A document whose content or pipeline version
+changed gets a new key, so stale records are never read.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ from collections import deque
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from kg_count.errors import InputError
 from kg_count.io.conll import Document
 from kg_count.nlp.pipeline import PIPELINE_VERSION
 from kg_count.nlp.record import DocumentRecord
 
-COMMIT_EVERY = 200
+BUSY_TIMEOUT = 60.0
 
 
 def default_cache_path() -> Path:
@@ -42,9 +45,14 @@ class RecordCache:
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.connection = sqlite3.connect(self.path)
-        self.connection.execute("CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, record TEXT NOT NULL)")
-        self.pending = 0
+        try:
+            self.connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+            self.connection.execute("PRAGMA journal_mode=WAL")
+            self.connection.execute("PRAGMA synchronous=NORMAL")
+            self.connection.execute("CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, record TEXT NOT NULL)")
+        except sqlite3.Error as error:
+            raise InputError(f"cannot use the record cache: {error} (--no-cache builds without it)",
+                             self.path) from None
 
     def get(self, key: str) -> DocumentRecord | None:
         row = self.connection.execute("SELECT record FROM records WHERE key = ?", (key,)).fetchone()
@@ -52,13 +60,8 @@ class RecordCache:
 
     def put(self, key: str, record: DocumentRecord) -> None:
         self.connection.execute("INSERT OR REPLACE INTO records VALUES (?, ?)", (key, json.dumps(record.to_json())))
-        self.pending += 1
-        if self.pending >= COMMIT_EVERY:
-            self.connection.commit()
-            self.pending = 0
 
     def close(self) -> None:
-        self.connection.commit()
         self.connection.close()
 
     def __enter__(self) -> "RecordCache":

@@ -38,7 +38,7 @@ def add_qa_parser(subparsers) -> None:
     graph = commands.add_parser("graph", help="print a passage's event graph as Turtle",
                                 description="Build the event graph of one passage of a TORQUE or ESTER file.")
     graph.add_argument("dataset", choices=("torque", "ester"))
-    graph.add_argument("--input", required=True, type=Path)
+    graph.add_argument("--input", required=True, type=Path, help="the TORQUE or ESTER JSON file")
     graph.add_argument("--id", required=True, help="TORQUE passage id, or ESTER question index")
     graph.set_defaults(handler=run_graph)
 

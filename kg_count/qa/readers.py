@@ -6,6 +6,7 @@ A file that does not have the documented shape raises InputError naming the file
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,11 @@ class TorqueQuestion:
 
 @dataclass(frozen=True)
 class EsterQuestion:
-    """One ESTER question: its index in the input list, passage, text, gold type, answers and triggers."""
+    """One ESTER question: its index in the input list, passage, text, gold type, answers and triggers.
+
+    ``gold_triggers`` are the answers' trigger words (offsets in ``gold_trigger_spans`` where the
+    passage annotation gives them); ``passage_triggers`` all annotated trigger offsets of the passage.
+    """
 
     index: int
     passage_id: str
@@ -41,6 +46,8 @@ class EsterQuestion:
     answer_texts: tuple[str, ...] = ()
     answer_spans: tuple[Span, ...] = ()
     gold_triggers: tuple[str, ...] = field(default=())
+    gold_trigger_spans: tuple[Span, ...] = ()
+    passage_triggers: tuple[Span, ...] = ()
 
 
 def parse_offsets(text: str, path: Path, item: str) -> Span:
@@ -101,22 +108,71 @@ def read_torque_clusters(path: str | Path) -> dict[str, list[list[str]]]:
             for pid, groups in data.items()}
 
 
-def _ester_gold_triggers(entry: dict, spans: tuple[Span, ...], context: str, path: Path, item: str) -> tuple[str, ...]:
-    """The answers' event triggers: the ``events`` field, else the passage triggers inside an answer span."""
-    if entry.get("events"):
-        return tuple(str(e).lower() for e in entry["events"])
-    triggers = []
-    for group in entry.get("original_events") or []:
-        answer = (group or {}).get("answer") or {}
-        for offsets in answer.get("indices", []):
-            start, end = parse_offsets(offsets, path, item)
-            if any(a <= start and end <= b for a, b in spans):
-                triggers.append(context[start:end].lower())
-    return tuple(triggers)
+def _string_list(entry: dict, key: str, path: Path, item: str) -> list[str]:
+    """``entry[key]`` as a list of strings ([] when absent or null); InputError when it is something else."""
+    value = entry.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InputError(f"{key} is not a list of strings", path, item=item)
+    return value
+
+
+def _trigger_group(group: object, path: Path, item: str) -> list[Span]:
+    """One ``{"spans": [...], "indices": [...]}`` trigger annotation as (start, end) offsets."""
+    if not isinstance(group, dict):
+        raise InputError("original_events entry is not an object", path, item=item)
+    return [parse_offsets(i, path, item) for i in _string_list(group, "indices", path, item)]
+
+
+def ester_passage_triggers(entry: dict, context: str, path: Path, item: str) -> tuple[Span, ...]:
+    """All annotated trigger offsets of the passage, from either shape of ``original_events``.
+
+    Train files: a list of ``{"answer": {"spans", "indices"}}``; released dev/test files: one
+    ``{"spans", "indices"}`` object. InputError naming ``path`` and ``item`` for anything else.
+    """
+    groups = entry.get("original_events")
+    if groups is None:
+        return ()
+    if isinstance(groups, dict):
+        spans = _trigger_group(groups, path, item)
+    elif isinstance(groups, list):
+        spans = []
+        for group in groups:
+            if not isinstance(group, dict) or not isinstance(group.get("answer", {}), dict):
+                raise InputError("original_events entry is not {\"answer\": {...}}", path, item=item)
+            spans += _trigger_group(group.get("answer") or {}, path, item)
+    else:
+        raise InputError("original_events is neither a list nor an object", path, item=item)
+    for start, end in spans:
+        if not 0 <= start < end <= len(context):
+            raise InputError(f"trigger offsets ({start},{end}) outside the context", path, item=item)
+    return tuple(sorted(set(spans)))
+
+
+def _ester_gold_triggers(events: list[str], triggers: tuple[Span, ...], spans: tuple[Span, ...],
+                         context: str) -> tuple[tuple[str, ...], tuple[Span, ...]]:
+    """The answers' triggers (words, offsets): the ``events`` words (offsets: the passage triggers
+    with those words), else the passage triggers inside an answer span."""
+    if events:
+        words = {e.lower() for e in events}
+        return tuple(e.lower() for e in events), tuple(s for s in triggers if context[s[0]:s[1]].lower() in words)
+    inside = tuple(s for s in triggers if any(a <= s[0] and s[1] <= b for a, b in spans))
+    return tuple(context[s:e].lower() for s, e in inside), inside
+
+
+def _passage_key(entry: dict, context: str) -> str:
+    """The item's ``passageID``, else a stable name from the context (released files carry no id)."""
+    if entry.get("passageID") not in (None, ""):
+        return str(entry["passageID"])
+    return "ctx-" + hashlib.sha1(context.encode("utf-8")).hexdigest()[:12]
 
 
 def read_ester(path: str | Path) -> list[EsterQuestion]:
-    """Read an ESTER file (a JSON list of questions) into questions; index = position in the list."""
+    """Read an ESTER file (a JSON list of questions, either shape) into questions; index = position.
+
+    Any malformed item raises InputError naming the file and ``question <index>``.
+    """
     path = Path(path)
     data = read_json(path)
     if not isinstance(data, list):
@@ -124,13 +180,22 @@ def read_ester(path: str | Path) -> list[EsterQuestion]:
     questions = []
     for index, entry in enumerate(data):
         item = f"question {index}"
+        if not isinstance(entry, dict):
+            raise InputError("item is not an object", path, item=item)
         context = _require(entry, "context", path, item)
         question = _require(entry, "question", path, item)
         if not isinstance(context, str) or not context.strip():
             raise InputError("empty context", path, item=item)
-        spans = tuple(parse_offsets(i, path, item) for i in entry.get("answer_indices") or [])
+        if not isinstance(question, str) or not question.strip():
+            raise InputError("empty question", path, item=item)
+        spans = tuple(parse_offsets(i, path, item) for i in _string_list(entry, "answer_indices", path, item))
+        for start, end in spans:
+            if not 0 <= start < end <= len(context):
+                raise InputError(f"answer offsets ({start},{end}) outside the context", path, item=item)
+        texts = tuple(_string_list(entry, "answer_texts", path, item))
+        triggers = ester_passage_triggers(entry, context, path, item)
+        words, trigger_spans = _ester_gold_triggers(_string_list(entry, "events", path, item), triggers, spans, context)
         questions.append(EsterQuestion(
-            index, str(entry.get("passageID", index)), context, question, str(entry.get("type", "")),
-            tuple(entry.get("answer_texts") or []), spans,
-            _ester_gold_triggers(entry, spans, context, path, item)))
+            index, _passage_key(entry, context), context, question, str(entry.get("type") or ""),
+            texts, spans, words, trigger_spans, triggers))
     return questions

@@ -72,26 +72,39 @@ def _unigrams(answers: Iterable[str]) -> Counter:
 
 
 def ester_question_scores(predicted: Sequence[str], question: EsterQuestion) -> dict:
-    """Token F1, HIT@1 and EM of one question's ranked answer phrases."""
-    guess, gold = _unigrams(predicted), _unigrams(question.answer_texts)
-    common = sum((guess & gold).values())
-    precision = common / sum(guess.values()) if guess else 0.0
-    recall = common / sum(gold.values()) if gold else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if common else 0.0
+    """Token F1, HIT@1 and EM of one question's ranked answer phrases.
+
+    A question without answer texts (the released test file) gets HIT@1 only; one without
+    gold triggers gets no HIT@1.
+    """
     first = predicted[0].lower() if predicted else ""
-    hit = float(bool(first) and any(t and t in first for t in question.gold_triggers))
-    em = float({p.lower().strip() for p in predicted} == {g.lower().strip() for g in question.answer_texts})
-    return {"f1": f1, "hit1": hit, "em": em}
+    scores = {}
+    if question.gold_triggers:
+        scores["hit1"] = float(bool(first) and any(t and t in first for t in question.gold_triggers))
+    if question.answer_texts:
+        guess, gold = _unigrams(predicted), _unigrams(question.answer_texts)
+        common = sum((guess & gold).values())
+        precision = common / sum(guess.values()) if guess else 0.0
+        recall = common / sum(gold.values()) if gold else 0.0
+        scores["f1"] = 2 * precision * recall / (precision + recall) if common else 0.0
+        scores["em"] = float({p.lower().strip() for p in predicted} ==
+                             {g.lower().strip() for g in question.answer_texts})
+    return scores
 
 
 def ester_scores(questions: Sequence[EsterQuestion], predictions: dict) -> dict:
-    """Score ``{"<index>": [answer, ...]}``: token F1, HIT@1 and EM overall and by gold question type."""
+    """Score ``{"<index>": [answer, ...]}``: token F1, HIT@1 and EM overall and by gold question type.
+
+    Each metric is averaged over the questions that have its gold (answer texts for F1 and EM,
+    answer triggers for HIT@1); a metric no question has gold for is left out.
+    """
     by_type = defaultdict(list)
     for q in questions:
         by_type[q.type or "unknown"].append(ester_question_scores(predictions.get(str(q.index)) or [], q))
 
     def summary(rows):
-        return {"questions": len(rows), **{k: _mean([r[k] for r in rows]) for k in ("f1", "hit1", "em")}}
+        return {"questions": len(rows), **{k: _mean([r[k] for r in rows if k in r])
+                                           for k in ("f1", "hit1", "em") if any(k in r for r in rows)}}
 
     every = [row for rows in by_type.values() for row in rows]
     return {**summary(every), "by_type": {t: summary(rows) for t, rows in sorted(by_type.items())}}

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterable
 
 from kg_count.io.atomic import read_json
-from kg_count.qa.readers import parse_offsets
+from kg_count.qa.readers import parse_offsets, read_ester
 
 
 def fold_of(passage_id: str, folds: int) -> int:
@@ -31,11 +31,8 @@ def annotated_passages(torque: Path | None, ester: Iterable[Path] = ()) -> dict[
                 spans |= {parse_offsets(i, torque, pid) for i in group.get("answer", {}).get("indices", [])}
             passages[f"torque:{pid}"] = (entry["passage"], spans)
     for path in ester:
-        for n, entry in enumerate(read_json(path)):
-            spans = set()
-            for group in entry.get("original_events") or []:
-                spans |= {parse_offsets(i, path, f"question {n}") for i in (group.get("answer") or {}).get("indices", [])}
-            passages.setdefault(f"ester:{entry.get('passageID', n)}", (entry["context"], spans))
+        for question in read_ester(path):
+            passages.setdefault(f"ester:{question.passage_id}", (question.passage, set(question.passage_triggers)))
     return passages
 
 
