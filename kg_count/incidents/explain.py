@@ -96,9 +96,9 @@ def list_incidents(store, event_type: str | None, place: str | None, date: str |
             continue
         lines.append(f"{row.incidentId}\t{row.date}\t{','.join(types)}\t{_local(row.city) if row.city else '-'}\t"
                      f"{_local(row.state) if row.state else '-'}\tk{row.killed} i{row.injured} f{row.fired}\t"
-                     f"{row.docs} docs\t{float(row.confidence):.2f}")
+                     f"{float(row.confidence):.2f}\t{row.docs} docs")
     shown = lines if limit == 0 else lines[:limit]
-    header = "id\tdate\ttypes\tcity\tstate\tcounts\tdocuments\tconfidence"
+    header = "id\tdate\ttypes\tcity\tstate\tcounts\tconfidence\tdocuments"
     footer = f"{len(shown)} of {len(lines)} incidents shown"
     footer += "" if len(shown) == len(lines) else " (--limit 0 for all)"
     return "\n".join([header, *shown, footer])
