@@ -4,11 +4,16 @@ The query is ``queries/answer/incidents.rq`` with one constraint fragment per as
 (``time``, ``city`` or ``state``, ``first``, ``last`` or ``full_name``); question values are
 bound to the fragments' variables in a VALUES row of RDF terms (serialised by rdflib, so no
 question text is ever parsed as query syntax).
-S1: the incident that fits best (most documents, then a date stated in the text) and its
-documents; S1 always has an answer, so when nothing fits exactly the query is relaxed step by
-step (dates a few days either side and cities nearby, then the city's state, then the
-sibling gun-violence type). S2: the number of incidents and their documents. S3: the number of people killed
-(killing), injured (injuring) or fired (job_firing) in them, and their documents.
+Every incident found gets a probability that it is a distinct real incident answering the
+question: its learned confidence in the graph, with how it matches the question
+(``kg_count.incidents.confidence``).
+S1: the incident most probably right (then most documents) and its documents; S1 always has an
+answer, so when nothing fits exactly the query is relaxed step by step (dates a few days either
+side and cities nearby, then the city's state, then the sibling gun-violence type). S2: the most
+probable number of incidents (the mode of the Poisson-binomial of their probabilities). S3: the
+most probable number of people killed (killing), injured (injuring) or fired (job_firing) in them.
+S2 and S3 answer with the documents of the incidents whose probability reaches the model's
+document threshold.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from typing import Mapping
 from rdflib import XSD, Literal, URIRef
 
 from kg_count.graph.incident_graph import name_key
+from kg_count.incidents.confidence import (IncidentModel, context_features, count_distribution, match_features,
+                                           match_probability, most_probable, shipped_model)
 from kg_count.graph.namespaces import KGC
 from kg_count.graph.queries import read_query
 from kg_count.io.answers import SystemAnswer
@@ -42,8 +49,18 @@ class FoundIncident:
     killed: int
     injured: int
     fired: int
+    date: dt.date
+    granularity: str
     certainty: str
+    confidence: float
     doc_ids: list[str] = field(default_factory=list)
+    roles: set[str] = field(default_factory=set)
+    rows: int = 0  # documents times the people who carry an asked name
+
+    def people(self, event_type: str) -> int:
+        """How many people of the status the event type counts (0 for fires)."""
+        status = COUNT_OF_TYPE[event_type]
+        return getattr(self, status) if status else 0
 
 
 def question_query(fragments: tuple[str, ...], bindings: dict) -> str:
@@ -109,13 +126,46 @@ def incidents_of_plan(store, plan: tuple[tuple[str, ...], dict] | None) -> list[
     for row in store.query(question_query(fragments, bindings)):
         key = str(row.incident)
         if key not in found:
-            found[key] = FoundIncident(key, int(row.killed), int(row.injured), int(row.fired), str(row.certainty))
-        found[key].doc_ids.append(str(row.docId))
+            found[key] = FoundIncident(key, int(row.killed), int(row.injured), int(row.fired), row.date.toPython(),
+                                       str(row.granularity).rsplit("unit", 1)[-1].lower(), str(row.certainty),
+                                       float(row.confidence))
+        incident = found[key]
+        incident.rows += 1
+        doc_id = str(row.docId)
+        if doc_id not in incident.doc_ids:
+            incident.doc_ids.append(doc_id)
+        if row.role is not None:
+            incident.roles.add(str(row.role).rsplit("#", 1)[-1])
     return list(found.values())
 
 
-def answer_question(store, question: Question) -> SystemAnswer:
-    """Answer one question from the store's incidents."""
+def candidate_match_features(question: Question, incidents: list[FoundIncident]) -> list[list[str]]:
+    """The match features of each incident found for ``question``: how it fits, and how it sits among the others."""
+    return [match_features(question, incident.date, incident.granularity, incident.certainty, incident.killed,
+                           incident.injured, incident.roles) + context
+            for incident, context in zip(incidents, context_features(incidents))]
+
+
+def answer_from_candidates(question: Question, incidents: list[FoundIncident], probabilities: list[float],
+                           model: IncidentModel) -> SystemAnswer:
+    """The answer to an S2 or S3 question from its candidate incidents, their probabilities and the model's
+    document threshold and rate of incidents (people) the queries miss."""
+    chosen = [i for i, p in zip(incidents, probabilities) if p >= model.threshold]
+    documents = sorted({doc for incident in chosen for doc in incident.doc_ids})
+    sizes = None if question.subtask == 2 else [incident.people(question.event_type) for incident in incidents]
+    missed = model.missed(question.subtask, len(incidents) if sizes is None else sum(sizes))
+    return SystemAnswer(most_probable(count_distribution(probabilities, sizes, missed)), documents)
+
+
+def best_incident(incidents: list[FoundIncident]) -> FoundIncident:
+    """S1's incident: the one with most documents (times the people who carry an asked name), then a date
+    stated in the text. The probabilities are not used: ranking by them, first or to break ties, scored
+    lower on held-out states (59.13 and 59.38 document F1 against 59.89)."""
+    return max(incidents, key=lambda i: (i.rows, i.certainty == "text", i.iri))
+
+
+def candidate_incidents(store, question: Question) -> list[FoundIncident]:
+    """The incidents that fit ``question``; for S1, which always has an answer, the first relaxation that finds any."""
     plans = [query_plan(question)]
     incidents = incidents_of_plan(store, plans[0])
     if question.subtask == 1:
@@ -126,16 +176,18 @@ def answer_question(store, question: Question) -> SystemAnswer:
             if plan not in plans:  # a relaxation that changes nothing would find nothing again
                 plans.append(plan)
                 incidents = incidents_of_plan(store, plan)
-        if not incidents:
-            return SystemAnswer(None, [])
-        best = max(incidents, key=lambda i: (len(i.doc_ids), i.certainty == "text", i.iri))
-        return SystemAnswer(None, sorted(best.doc_ids))
-    documents = sorted({doc for incident in incidents for doc in incident.doc_ids})
-    if question.subtask == 2:
-        return SystemAnswer(len(incidents), documents)
-    status = COUNT_OF_TYPE[question.event_type]
-    people = sum(getattr(incident, status) for incident in incidents) if status else 0
-    return SystemAnswer(people, documents)
+    return incidents
+
+
+def answer_question(store, question: Question) -> SystemAnswer:
+    """Answer one question from the store's incidents and the shipped incident-match model."""
+    model = shipped_model()
+    incidents = candidate_incidents(store, question)
+    probabilities = [match_probability(model, incident.confidence, features)
+                     for incident, features in zip(incidents, candidate_match_features(question, incidents))]
+    if question.subtask == 1:
+        return SystemAnswer(None, sorted(best_incident(incidents).doc_ids) if incidents else [])
+    return answer_from_candidates(question, incidents, probabilities, model)
 
 
 def answer_from_store(store, questions: Mapping[str, Question]) -> dict[str, SystemAnswer]:

@@ -60,6 +60,9 @@ def add_incident(graph: Graph, incident: Incident) -> URIRef:
     graph.add((node, KGC.killedCount, _count(incident.killed)))
     graph.add((node, KGC.injuredCount, _count(incident.injured)))
     graph.add((node, KGC.firedCount, _count(incident.fired)))
+    graph.add((node, KGC.confidence, Literal(f"{incident.confidence:.4f}", datatype=XSD.decimal)))
+    for feature in incident.evidence:
+        graph.add((node, KGC.evidence, Literal(feature)))
     for n, person in enumerate(incident.people):
         actor = URIRef(f"{node}#person{n}")
         graph.add((node, SEM.hasActor, actor))

@@ -15,13 +15,14 @@ from rdflib import Literal
 from kg_count.graph import incident_graph as incident_graph_module
 from kg_count.graph.incident_graph import INCIDENT_GRAPH, incident_graph
 from kg_count.graph.namespaces import KGC
-from kg_count.incidents import cluster, evidence, reconcile as reconcile_module, reports
+from kg_count.incidents import cluster, confidence, evidence, reconcile as reconcile_module, reports
 from kg_count.incidents.cluster import cluster_reports
+from kg_count.incidents.confidence import MODEL_PATH, incident_features, shipped_model, twin_features
 from kg_count.incidents.reconcile import Incident, reconcile
 from kg_count.incidents.reports import reports_from_store
 from kg_count.progress import status
 
-CLUSTERING_MODULES = (reports, evidence, cluster, reconcile_module, incident_graph_module)
+CLUSTERING_MODULES = (reports, evidence, cluster, reconcile_module, incident_graph_module, confidence)
 
 
 def _canonical(value) -> str:
@@ -46,14 +47,27 @@ def settings_fingerprint(modules=CLUSTERING_MODULES) -> str:
 
 
 def fingerprint(store) -> str:
-    """A hash of the store's complete documents with their content hashes and of the clustering settings."""
+    """A hash of the store's complete documents with their content hashes, of the clustering settings
+    and of the incident-match model."""
     documents = sorted(f"{doc_id} {content}" for doc_id, content in store.document_versions().items())
-    return hashlib.sha256("\n".join([settings_fingerprint(), *documents]).encode()).hexdigest()
+    model = hashlib.sha256(MODEL_PATH.read_bytes()).hexdigest() if MODEL_PATH.exists() else "none"
+    return hashlib.sha256("\n".join([settings_fingerprint(), model, *documents]).encode()).hexdigest()
 
 
-def incidents_of(reports) -> list[Incident]:
-    """Cluster reports and reconcile each cluster; incident ids are the smallest document id of each."""
-    return [reconcile(cluster, min(r.doc_id for r in cluster.reports)) for cluster in cluster_reports(reports)]
+def incidents_of(reports, model=None) -> list[Incident]:
+    """Cluster reports and reconcile each cluster; incident ids are the smallest document id of each.
+
+    Each incident carries its evidence features and, scored by ``model`` (default: the shipped
+    incident-match model), its confidence of being a distinct real incident.
+    """
+    model = model or shipped_model()
+    clusters = cluster_reports(reports)
+    incidents = [reconcile(cluster, min(r.doc_id for r in cluster.reports)) for cluster in clusters]
+    twins = twin_features(incidents, [cluster.reports[0].family for cluster in clusters])
+    for incident, cluster, twin in zip(incidents, clusters, twins):
+        incident.evidence = incident_features(incident, cluster.reports) + twin
+        incident.confidence = model.probability(incident.evidence)
+    return incidents
 
 
 def stored_fingerprint(store) -> str | None:

@@ -64,7 +64,10 @@ def explain_incident(store, incident_id: str) -> str:
              f"  city: {graph.value(node, KGC.city) or '-'}",
              f"  state: {graph.value(node, KGC.state) or '-'}",
              f"  killed {graph.value(node, KGC.killedCount)}, injured {graph.value(node, KGC.injuredCount)}, "
-             f"fired {graph.value(node, KGC.firedCount)}"]
+             f"fired {graph.value(node, KGC.firedCount)}",
+             f"  confidence: {graph.value(node, KGC.confidence)} "
+             "(that it is a distinct real incident, when it matches a question)",
+             f"  evidence: {', '.join(sorted(str(e) for e in graph.objects(node, KGC.evidence)))}"]
     people = sorted((str(graph.value(p, KGC.fullName)), _local(graph.value(p, KGC.role)),
                      _local(graph.value(p, KGC.status))) for p in graph.objects(node, SEM.hasActor))
     lines.extend(f"  person: {name} ({role}, {status})" for name, role, status in people)
@@ -93,9 +96,9 @@ def list_incidents(store, event_type: str | None, place: str | None, date: str |
             continue
         lines.append(f"{row.incidentId}\t{row.date}\t{','.join(types)}\t{_local(row.city) if row.city else '-'}\t"
                      f"{_local(row.state) if row.state else '-'}\tk{row.killed} i{row.injured} f{row.fired}\t"
-                     f"{row.docs} docs")
+                     f"{float(row.confidence):.2f}\t{row.docs} docs")
     shown = lines if limit == 0 else lines[:limit]
-    header = "id\tdate\ttypes\tcity\tstate\tcounts\tdocuments"
+    header = "id\tdate\ttypes\tcity\tstate\tcounts\tconfidence\tdocuments"
     footer = f"{len(shown)} of {len(lines)} incidents shown"
     footer += "" if len(shown) == len(lines) else " (--limit 0 for all)"
     return "\n".join([header, *shown, footer])

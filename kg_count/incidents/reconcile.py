@@ -39,6 +39,8 @@ class Incident:
     people: list[ReportedPerson]
     doc_ids: list[str]
     merges: list[Merge] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)
+    confidence: float = 1.0
 
 
 def _date(reports: list[Report]) -> tuple[dt.date, str, str]:

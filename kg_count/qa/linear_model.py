@@ -58,8 +58,11 @@ class LinearModel:
         score = self.logit(features, vector, blocks)
         return 1.0 / (1.0 + math.exp(-max(-35.0, min(35.0, score))))
 
-    def save(self, path: str | Path) -> None:
-        """Write the model as JSON, atomically."""
+    retrain = "scripts/train_qa_models.py"
+
+    def to_json(self) -> dict:
+        """The model as a JSON object: bias, threshold, the weights that are not zero and, when it has
+        dense blocks, their weights with the vectors' center and scale (float16 precision)."""
         data = {"bias": self.bias, "threshold": self.threshold,
                 "weights": {k: round(v, 5) for k, v in sorted(self.weights.items()) if abs(v) > 1e-6}}
         if self.blocks:
@@ -67,25 +70,32 @@ class LinearModel:
                 return [float(x) for x in np.asarray(vector, dtype=np.float16)]
             data["dense"] = {"center": half(self.center), "scale": half(self.scale),
                              "blocks": {name: half(w) for name, w in sorted(self.blocks.items())}}
-        with atomic_writer(path) as handle:
-            json.dump(data, handle, indent=0, sort_keys=True)
+        return data
 
     @classmethod
-    def load(cls, path: str | Path) -> "LinearModel":
+    def from_json(cls, data: dict) -> "LinearModel":
+        """The model a ``to_json`` object describes."""
+        model = cls({k: float(v) for k, v in data["weights"].items()}, float(data["bias"]),
+                    float(data.get("threshold", 0.5)))
+        if "dense" in data:
+            dense = data["dense"]
+            model.center = np.array(dense["center"], dtype=np.float32)
+            model.scale = np.array(dense["scale"], dtype=np.float32)
+            model.blocks = {k: np.array(v, dtype=np.float32) for k, v in dense["blocks"].items()}
+        return model
+
+    def save(self, path: str | Path) -> None:
+        """Write the model as JSON, atomically."""
+        with atomic_writer(path) as handle:
+            json.dump(self.to_json(), handle, indent=0, sort_keys=True)
+
+    @classmethod
+    def load(cls, path: str | Path):
         """Read a model file; SetupError naming it when it is missing or broken."""
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-            model = cls({k: float(v) for k, v in data["weights"].items()}, float(data["bias"]),
-                        float(data.get("threshold", 0.5)))
-            if "dense" in data:
-                dense = data["dense"]
-                model.center = np.array(dense["center"], dtype=np.float32)
-                model.scale = np.array(dense["scale"], dtype=np.float32)
-                model.blocks = {k: np.array(v, dtype=np.float32) for k, v in dense["blocks"].items()}
-            return model
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            raise SetupError(f"{path}: cannot read the model ({error}); "
-                             "retrain with scripts/train_qa_models.py") from None
+            return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, AttributeError, TypeError) as error:
+            raise SetupError(f"{path}: cannot read the model ({error}); retrain with {cls.retrain}") from None
 
 
 def train(examples: Sequence, l2: float = 1.0, min_count: int = 2, vectors: np.ndarray | None = None,

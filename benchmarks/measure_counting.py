@@ -1,0 +1,136 @@
+"""Calibrated counting, cross-validated by state on SemEval questions with gold.
+
+Usage: python benchmarks/measure_counting.py --store DIR --task-dir TEST_DEV [--extra TASK_DIR STORE ...]
+       [--folds 5] [--out DIR] [--reference ANSWERS.json]
+
+Questions (S1, S2, S3 of ``--task-dir``) fall into folds by state (``kg_count.incidents.training``:
+the asked state or the asked city's state; participant questions by the asked name's last word).
+For each fold, the incident-match model and its settings (L2 weight, document threshold, by inner
+cross-validation) are fitted on the other folds' questions (plus every ``--extra`` set, e.g. trial
+S2 over its own store), and the fold's questions are answered with it. Prints the task's scores of
+those held-out answers per subtask, with breakdowns by property pair and gold answer class, beside
+the answers of ``--reference`` (e.g. the system before this model) and the trivial answers (S2 "2",
+S3 "1" with no documents), and a reliability table of the held-out probabilities. Writes the
+held-out answers and scores under ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from kg_count.answer.graph_answer import answer_from_candidates, best_incident
+from kg_count.evaluate.task_scores import evaluate_answers
+from kg_count.incidents.training import fit, labelled_tasks, question_folds
+from kg_count.io.answers import SystemAnswer, read_system_answers, write_system_answers
+
+TRIVIAL = {2: 2, 3: 1}
+
+
+def held_out_answers(candidates, questions, gold, folds, extra):
+    """Answers of every question by a model fitted without its fold; the probabilities too."""
+    answers, probabilities, settings = {}, {}, {}
+    for fold in sorted(set(folds.values())):
+        train = {q: c for q, c in candidates.items() if folds[q] != fold}
+        train.update(extra["candidates"])
+        model, chosen = fit(train, {**gold, **extra["gold"]}, {**questions, **extra["questions"]})
+        settings[fold] = chosen
+        for qid in (q for q in candidates if folds[q] == fold):
+            found = candidates[qid]
+            ps = [model.probability(c.features) for c in found]
+            probabilities.update({id(c): p for c, p in zip(found, ps)})
+            incidents = [c.found for c in found]
+            if questions[qid].subtask == 1:
+                answers[qid] = SystemAnswer(None, sorted(best_incident(incidents).doc_ids) if incidents else [])
+            else:
+                answers[qid] = answer_from_candidates(questions[qid], incidents, ps, model)
+    return answers, probabilities, settings
+
+
+def reliability(candidates, probabilities) -> list[dict]:
+    """Held-out probabilities in tenths: how many, their mean, and the share that were right."""
+    bins: dict[int, list] = {}
+    for found in candidates.values():
+        for c in found:
+            p = probabilities[id(c)]
+            bins.setdefault(min(int(p * 10), 9), []).append((p, c.label))
+    return [{"bin": f"{b / 10:.1f}-{(b + 1) / 10:.1f}", "n": len(v), "mean_p": round(sum(p for p, _ in v) / len(v), 3),
+             "right": round(sum(y for _, y in v) / len(v), 3)} for b, v in sorted(bins.items())]
+
+
+def table(rows: dict[str, dict], subtask: int) -> list[str]:
+    lines = ["| answers | accuracy | RMSE | doc P | doc R | doc F1 |", "|---|---:|---:|---:|---:|---:|"]
+    for name, s in rows.items():
+        acc = f"{s['accuracy']:.2f}" if "accuracy" in s else "–"
+        rmse = f"{s['rmse']:.2f}" if "rmse" in s else "–"
+        lines.append(f"| {name} S{subtask} | {acc} | {rmse} | {s['doc_precision']:.2f} | {s['doc_recall']:.2f} | "
+                     f"{s['doc_f1']:.2f} |")
+    return lines
+
+
+def breakdown(scores: dict, key: str) -> list[str]:
+    lines = [f"| {key} | questions | accuracy | RMSE | doc F1 |", "|---|---:|---:|---:|---:|"]
+    for name, s in scores.get(key, {}).items():
+        acc = f"{s['accuracy']:.2f}" if "accuracy" in s else "–"
+        rmse = f"{s['rmse']:.2f}" if "rmse" in s else "–"
+        lines.append(f"| {name} | {s['questions']} | {acc} | {rmse} | {s['doc_f1']:.2f} |")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--store", required=True, type=Path)
+    parser.add_argument("--task-dir", required=True, type=Path)
+    parser.add_argument("--extra", nargs=2, action="append", default=[], metavar=("TASK_DIR", "STORE"),
+                        help="more questions with gold over their own store, always trained on")
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--reference", type=Path, help="another system's answers to the same questions")
+    parser.add_argument("--out", type=Path, default=Path("out/counting"))
+    args = parser.parse_args()
+
+    questions, gold, candidates = labelled_tasks([(args.task_dir, args.store)])
+    prefix = args.task_dir.name + ":"
+    questions = {q.removeprefix(prefix): v for q, v in questions.items()}
+    gold = {q.removeprefix(prefix): v for q, v in gold.items()}
+    candidates = {q.removeprefix(prefix): v for q, v in candidates.items()}
+    more = labelled_tasks([(Path(t), Path(s)) for t, s in args.extra])
+    extra = dict(zip(("questions", "gold", "candidates"), more))
+    folds = question_folds(questions, args.folds)
+    answers, probabilities, settings = held_out_answers(candidates, questions, gold, folds, extra)
+
+    systems = {"calibrated (held out)": answers}
+    if args.reference:
+        systems["reference"] = read_system_answers(args.reference)
+    systems["trivial"] = {q: SystemAnswer(TRIVIAL.get(questions[q].subtask), []) for q in gold}
+    report = [f"folds by state: {args.folds}; questions per fold: "
+              + ", ".join(str(sum(1 for f in folds.values() if f == n)) for n in range(args.folds)), ""]
+    results = {}
+    for subtask in (1, 2, 3):
+        sub_gold = {q: g for q, g in gold.items() if questions[q].subtask == subtask}
+        rows = {}
+        for name, system in systems.items():
+            if name == "trivial" and subtask == 1:
+                continue
+            rows[name] = evaluate_answers(sub_gold, {q: a for q, a in system.items() if q in sub_gold},
+                                          questions, subtask)
+        results[subtask] = rows
+        report += table(rows, subtask) + [""]
+    for subtask in (2, 3):
+        held = results[subtask]["calibrated (held out)"]
+        report += [f"S{subtask} held out by property pair:"] + breakdown(held, "by_property_pair") + [""]
+        report += [f"S{subtask} held out by gold answer class:"] + breakdown(held, "by_answer_class") + [""]
+    report += ["reliability of held-out probabilities:", "| p | candidates | mean p | right |", "|---|---:|---:|---:|"]
+    report += [f"| {r['bin']} | {r['n']} | {r['mean_p']} | {r['right']} |"
+               for r in reliability(candidates, probabilities)]
+    report += ["", "settings per fold: " + json.dumps(settings)]
+    print("\n".join(report))
+    args.out.mkdir(parents=True, exist_ok=True)
+    write_system_answers(args.out / "held_out_answers.json", answers)
+    (args.out / "report.md").write_text("\n".join(report) + "\n", encoding="utf-8")
+    scores = json.dumps({str(k): v for k, v in results.items()}, indent=1)
+    (args.out / "scores.json").write_text(scores, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

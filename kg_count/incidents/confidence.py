@@ -1,0 +1,223 @@
+"""How sure we are that a candidate incident is a distinct real incident that answers a question.
+
+One logistic regression (``kg_count/incidents/models/incident_match.json``, a ``LinearModel`` over
+named binary features) scores a candidate. Its features come in two parts:
+
+- incident evidence (``incident_features``), read from the reports an incident rests on when the
+  incident graph is built: how many documents, how sure the date is, whether the place is known,
+  whether the titles read like follow-up stories (arrest, trial, funeral), how the counts look.
+  The model's score on these alone is the incident's ``kgc:confidence`` in the incident graph: the
+  probability that it is a distinct real incident when it matches a question cleanly.
+- question match (``match_features``), read at answering time from what the query returned: how the
+  incident's date sits in the asked time, how fine the asked place and time are, which role the
+  person with the asked name plays, whether its counts fit the asked type.
+
+The answer's probability for a candidate is the logistic of the confidence's log-odds plus the
+weights of its match features, so the graph holds the incident part and SPARQL returns it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from kg_count.qa.linear_model import LinearModel
+
+MODEL_PATH = Path(__file__).with_name("models") / "incident_match.json"
+FOLLOW_UP_WORDS = frozenset({
+    "arrest", "arrested", "arrests", "charged", "charges", "charge", "sentenced", "sentence", "sentencing",
+    "trial", "court", "guilty", "plea", "pleads", "pleaded", "convicted", "jury", "judge", "funeral",
+    "vigil", "memorial", "remember", "remembered", "anniversary", "lawsuit", "sues", "indicted",
+    "indictment", "hearing", "bond", "bail", "prison", "years", "life", "verdict", "murder", "manslaughter",
+    "extradited", "custody", "suspect", "suspects", "mourn", "mourns", "honor", "honored", "rally", "protest",
+})
+FIRST_DAYS = 7
+
+
+@dataclass
+class IncidentModel(LinearModel):
+    """The incident-match model: a LinearModel (its threshold: the document threshold) and, per subtask,
+    the mean number of gold incidents (S2) or people (S3) the queries miss per candidate found."""
+
+    missed_rate: dict[str, float] = field(default_factory=dict)
+
+    def missed(self, subtask: int, found: int) -> float:
+        """The expected number of incidents or people not found, when ``found`` were (incidents or people)."""
+        return self.missed_rate.get(str(subtask), 0.0) * found
+
+    retrain = "scripts/train_incident_model.py"
+
+    def to_json(self) -> dict:
+        return {**super().to_json(), "missed_rate": {k: round(v, 4) for k, v in sorted(self.missed_rate.items())}}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "IncidentModel":
+        plain = LinearModel.from_json(data)
+        return cls(plain.weights, plain.bias, plain.threshold,
+                   {k: float(v) for k, v in data.get("missed_rate", {}).items()})
+
+
+def _bin(value: float, edges: Sequence[float]) -> str:
+    """The name of the bin ``value`` falls in: ``<e0``, ``e0-e1`` ... ``>=eN``."""
+    if value < edges[0]:
+        return f"<{edges[0]:g}"
+    for low, high in zip(edges, edges[1:]):
+        if value < high:
+            return f"{low:g}-{high:g}"
+    return f">={edges[-1]:g}"
+
+
+def _share(part: int, whole: int) -> str:
+    if part == 0:
+        return "none"
+    return "all" if part == whole else "some"
+
+
+def _title_words(title: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", title.lower()))
+
+
+def incident_features(incident, reports: Sequence) -> list[str]:
+    """Evidence features of one reconciled incident (``reconcile.Incident``) and its reports."""
+    docs = len(reports)
+    features = [f"docs:{_bin(docs, (2, 3, 5, 9))}", f"date:{incident.certainty}:{incident.granularity}"]
+    features.append(f"dated_docs:{_share(sum(r.certainty == 'text' for r in reports), docs)}")
+    if incident.certainty == "text":
+        agree = sum(r.certainty == "text" and r.date == incident.date for r in reports)
+        features.append(f"date_agree:{_share(agree, docs)}")
+        gap = min((r.dct - incident.date).days for r in reports)
+        features.append(f"dct_gap:{_bin(gap, (0, 2, 8, 31, 366))}")
+    follow = sum(bool(_title_words(r.title) & FOLLOW_UP_WORDS) for r in reports)
+    features.append(f"follow_up_titles:{_share(follow, docs)}")
+    features.append("place:city" if incident.city_iri else "place:state" if incident.state_iri else "place:none")
+    states = {r.state_iri for r in reports if r.state_iri}
+    features.append(f"place_docs:{_share(sum(bool(r.state_iri) for r in reports), docs)}")
+    if len(states) > 1:
+        features.append("place:states_disagree")
+    for name in ("killed", "injured"):
+        features.append(f"{name}:{_bin(getattr(incident, name), (1, 2, 4, 10))}")
+    family = reports[0].family if reports else "none"
+    features.append(f"family:{family}")
+    named = [p for p in incident.people if p.role in ("victim", "suspect")]
+    features.append(f"named:{_bin(len(named), (1, 2, 4))}")
+    if len(incident.types) > 1:
+        features.append("types:several")
+    return features
+
+
+def match_features(question, date: dt.date, granularity: str, certainty: str, killed: int, injured: int,
+                   roles: Iterable[str] = ()) -> list[str]:
+    """Features of how a candidate incident fits a question (``io.questions.Question``).
+
+    ``date``, ``granularity`` and ``certainty`` are the incident's time estimate, ``killed`` and
+    ``injured`` its counts, ``roles`` the roles of its people who carry the asked name.
+    """
+    features = [f"q:{question.event_type}", f"q:s{question.subtask}", f"q:{question.property_pair}"]
+    if question.time is not None:
+        asked = question.time
+        features.append(f"q:time={asked.granularity}")
+        if certainty == "dct":
+            features.append(f"time:dct:{asked.granularity}")
+            if (date - asked.start).days < FIRST_DAYS:
+                features.append(f"time:dct_early:{asked.granularity}")
+        if granularity != "day":
+            features.append(f"time:coarse:{asked.granularity}")
+        elif asked.granularity != "year" and (min(date - asked.start, asked.end - date).days <= 1):
+            features.append(f"time:edge:{asked.granularity}")
+    if question.location is not None:
+        features.append(f"q:place={question.location[0]}")
+    if question.participant is not None:
+        kinds = set(roles) or {"none"}
+        features.append(f"q:name={question.participant[0]}")
+        features.extend(f"name_role:{role}" for role in sorted(kinds))
+        if kinds == {"other"}:
+            features.append("name_role:only_other")
+    if question.event_type == "killing":
+        features.append(f"fit:killed:{_bin(killed, (1, 2, 4))}")
+    elif question.event_type == "injuring":
+        features.append(f"fit:injured:{_bin(injured, (1, 2, 4))}:killed:{_bin(killed, (1,))}")
+    return features
+
+
+def context_features(candidates: Sequence) -> list[list[str]]:
+    """Features of each candidate among all candidates of one question: how many there are
+    (broad questions gather more false incidents)."""
+    size = f"context:candidates:{_bin(len(candidates), (2, 4, 8, 16))}"
+    return [[size] for _ in candidates]
+
+
+def twin_features(incidents: Sequence, families: Sequence[str]) -> list[list[str]]:
+    """For each incident (``reconcile.Incident``, of kind ``families[i]``): whether a larger incident of its
+    kind in the same city lies within a day or a week of it (a piece of one incident split off, or a
+    follow-up story dated later)."""
+    by_city: dict[tuple, list[int]] = {}
+    for n, incident in enumerate(incidents):
+        if incident.city_iri:
+            by_city.setdefault((families[n], incident.city_iri), []).append(n)
+    found: list[list[str]] = [[] for _ in incidents]
+    for members in by_city.values():
+        for n in members:
+            here = incidents[n]
+            rank = (len(here.doc_ids), here.incident_id)
+            gaps = [abs((incidents[m].date - here.date).days) for m in members
+                    if m != n and (len(incidents[m].doc_ids), incidents[m].incident_id) > rank]
+            if any(gap <= 1 for gap in gaps):
+                found[n].append("twin:larger_within_day")
+            elif any(gap <= 7 for gap in gaps):
+                found[n].append("twin:larger_within_week")
+    return found
+
+
+def logit(probability: float) -> float:
+    probability = min(max(probability, 1e-9), 1 - 1e-9)
+    return math.log(probability / (1 - probability))
+
+
+def match_probability(model: LinearModel, confidence: float, features: Iterable[str]) -> float:
+    """The probability that a candidate answers the question: its incident confidence and its match features."""
+    score = logit(confidence) + sum(model.weights.get(f, 0.0) for f in features)
+    return 1.0 / (1.0 + math.exp(-max(-35.0, min(35.0, score))))
+
+
+def count_distribution(probabilities: Sequence[float], sizes: Sequence[int] | None = None,
+                       missed: float = 0.0, cap: int = 400) -> list[float]:
+    """The distribution of ``sum(size_i * X_i) + M`` for independent ``X_i ~ Bernoulli(p_i)`` and
+    ``M ~ Poisson(missed)`` (what the query did not find).
+
+    With ``sizes`` None every size is 1 (a Poisson-binomial: the number of incidents). Sums above
+    ``cap`` are folded into ``cap``. Returns the probabilities of 0 ... the largest sum.
+    """
+    sizes = [1] * len(probabilities) if sizes is None else [min(max(int(s), 0), cap) for s in sizes]
+    distribution = [1.0]
+    for p, size in zip(probabilities, sizes):
+        longer = distribution + [0.0] * size
+        mixed = [value * (1 - p) for value in longer]
+        for total, value in enumerate(distribution):
+            mixed[min(total + size, cap)] += value * p
+        distribution = mixed[:cap + 1]
+    if missed > 0:
+        poisson = [math.exp(-missed)]
+        while len(poisson) <= cap and (len(poisson) <= missed or poisson[-1] > 1e-9):
+            poisson.append(poisson[-1] * missed / len(poisson))
+        total = [0.0] * min(cap + 1, len(distribution) + len(poisson) - 1)
+        for n, a in enumerate(distribution):
+            for m, b in enumerate(poisson[:len(total) - n]):
+                total[n + m] += a * b
+        distribution = total
+    return distribution
+
+
+def most_probable(distribution: Sequence[float]) -> int:
+    """The mode of a distribution over 0, 1, 2 ...; the smaller value on ties."""
+    return max(range(len(distribution)), key=lambda n: (distribution[n], -n))
+
+
+@lru_cache(maxsize=1)
+def shipped_model() -> IncidentModel:
+    """The trained model shipped with the package (``kg_count/incidents/models/``)."""
+    return IncidentModel.load(MODEL_PATH)

@@ -1,0 +1,240 @@
+"""Training data for the incident-match model, from the task's gold answers (never read at answering time).
+
+Every candidate incident a question's query returns is one example: label 1 when it is the best
+match, one to one, of a gold incident of that question (most shared documents), else 0 (a wrong
+incident, or a second piece of a gold incident already counted). Folds split questions by state:
+a question's state is its asked state, or its asked city's state; questions without a place
+(participant + time) fold by the asked name's last word, so every question about one name stays
+in one fold. Units are dealt to folds greedily, largest first, into the fold with fewest questions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from kg_count.incidents.confidence import IncidentModel
+from kg_count.io.answers import GoldAnswer, read_gold_answers
+from kg_count.io.questions import Question, read_questions
+from kg_count.nlp.places import parse_city_iri, state_iri
+
+
+@dataclass
+class Candidate:
+    """One candidate incident of one question: its features, size for S3 counts, documents and label."""
+
+    question_id: str
+    incident: str
+    features: list[str]
+    people: int
+    doc_ids: list[str]
+    label: int = 0
+    found: object = field(default=None, repr=False)
+
+
+def fold_unit(question: Question) -> str:
+    """What a question folds by: ``state:<state IRI's last part or postal code>``, else ``name:<last word>``."""
+    if question.location is not None and question.location[1]:
+        granularity, value = question.location
+        if granularity == "state":
+            return "state:" + value.rsplit("/", 1)[-1]
+        parsed = parse_city_iri(value)
+        if parsed is not None:
+            return "state:" + state_iri(parsed[1]).rsplit("/", 1)[-1]
+        return "city:" + value.rsplit("/", 1)[-1]
+    if question.participant is not None:
+        return "name:" + question.participant[1].lower().split()[-1]
+    return "none"
+
+
+def question_folds(questions: Mapping[str, Question], folds: int) -> dict[str, int]:
+    """A fold number (0 ... folds-1) for every question, by ``fold_unit``, balanced by question count."""
+    units: dict[str, list[str]] = {}
+    for qid in sorted(questions):
+        units.setdefault(fold_unit(questions[qid]), []).append(qid)
+    sizes = [0] * folds
+    assignment: dict[str, int] = {}
+    for unit, members in sorted(units.items(), key=lambda item: (-len(item[1]), item[0])):
+        fold = min(range(folds), key=lambda f: (sizes[f], f))
+        sizes[fold] += len(members)
+        assignment.update({qid: fold for qid in members})
+    return assignment
+
+
+def label_candidates(candidates: Sequence[Candidate], gold: GoldAnswer) -> None:
+    """Set each candidate's label: 1 for the one-to-one best match of a gold incident, else 0."""
+    pairs = []
+    for n, candidate in enumerate(candidates):
+        docs = set(candidate.doc_ids)
+        for incident, gold_docs in gold.incidents.items():
+            shared = len(docs & set(gold_docs))
+            if shared:
+                pairs.append((-shared, candidate.incident, incident, n))
+    used_candidates, used_gold = set(), set()
+    for _, _, incident, n in sorted(pairs):
+        if n in used_candidates or incident in used_gold:
+            continue
+        used_candidates.add(n)
+        used_gold.add(incident)
+    for n, candidate in enumerate(candidates):
+        candidate.label = int(n in used_candidates)
+
+
+def incident_evidence(store) -> dict[str, list[str]]:
+    """The evidence features of every incident in the store's incident graph, by incident IRI."""
+    from kg_count.graph.queries import read_query
+
+    evidence: dict[str, list[str]] = {}
+    for row in store.query(read_query("incident_evidence")):
+        evidence.setdefault(str(row.incident), []).append(str(row.evidence))
+    return {iri: sorted(features) for iri, features in evidence.items()}
+
+
+def question_candidates(store, questions: Mapping[str, Question], gold: Mapping[str, GoldAnswer],
+                        evidence: Mapping[str, list[str]]) -> dict[str, list[Candidate]]:
+    """The labelled candidates of every question with gold: what its query (S1: its relaxation
+    cascade) finds, each with its incident's evidence and its match features."""
+    from kg_count.answer.graph_answer import candidate_incidents, candidate_match_features
+
+    found: dict[str, list[Candidate]] = {}
+    for qid, question in questions.items():
+        if qid not in gold:
+            continue
+        incidents = candidate_incidents(store, question)
+        candidates = [Candidate(qid, incident.iri, evidence.get(incident.iri, []) + features,
+                                incident.people(question.event_type), list(incident.doc_ids), found=incident)
+                      for incident, features in zip(incidents, candidate_match_features(question, incidents))]
+        label_candidates(candidates, gold[qid])
+        found[qid] = candidates
+    return found
+
+
+DOC_THRESHOLDS = tuple(round(0.05 * n, 2) for n in range(1, 20))
+L2_GRID = (0.3, 1.0, 3.0, 10.0)
+
+
+def out_of_fold(candidates: Mapping[str, list[Candidate]], folds: Mapping[str, int], l2: float) -> dict[int, float]:
+    """Probabilities of every candidate (by ``id``) from models trained without its question's fold."""
+    from kg_count.qa.linear_model import train
+
+    probabilities: dict[int, float] = {}
+    for fold in sorted(set(folds.values())):
+        examples = [(c.features, c.label) for q, found in candidates.items() if folds[q] != fold for c in found]
+        model = train(examples, l2=l2)
+        for q, found in candidates.items():
+            if folds[q] == fold:
+                probabilities.update({id(c): model.probability(c.features) for c in found})
+    return probabilities
+
+
+def _log_loss(candidates: Mapping[str, list[Candidate]], probabilities: Mapping[int, float]) -> float:
+    import math
+
+    losses = [-math.log(max(1e-9, p if c.label else 1 - p))
+              for found in candidates.values() for c in found for p in [probabilities[id(c)]]]
+    return sum(losses) / max(1, len(losses))
+
+
+def document_threshold(candidates: Mapping[str, list[Candidate]], golds: Mapping[str, GoldAnswer],
+                       probabilities: Mapping[int, float], subtasks: Mapping[str, int]) -> float:
+    """The probability threshold whose incidents' documents give the best mean document F1 on S2 and S3 questions."""
+    from kg_count.evaluate.task_scores import document_score
+
+    counted = [q for q in candidates if subtasks[q] in (2, 3)]
+
+    def mean_f1(threshold: float) -> float:
+        scores = [document_score({d for c in candidates[q] if probabilities[id(c)] >= threshold for d in c.doc_ids},
+                                 golds[q].documents).f1 for q in counted]
+        return sum(scores) / max(1, len(scores))
+
+    return max(DOC_THRESHOLDS, key=lambda t: (mean_f1(t), -abs(t - 0.5)))
+
+
+def missed_rates(candidates: Mapping[str, list[Candidate]], golds: Mapping[str, GoldAnswer],
+                 questions: Mapping[str, Question]) -> dict[str, float]:
+    """Per subtask (2, 3): gold incidents (people) no candidate matched, per candidate incident (person) found."""
+    rates = {}
+    for subtask in (2, 3):
+        missed = found = 0
+        for q, cands in candidates.items():
+            if questions[q].subtask != subtask:
+                continue
+            sizes = [1 if subtask == 2 else c.people for c in cands]
+            found += sum(sizes)
+            missed += golds[q].numerical_answer - sum(size for size, c in zip(sizes, cands) if c.label)
+        rates[str(subtask)] = round(max(0.0, missed / found), 4) if found else 0.0
+    return rates
+
+
+def _squared_error(candidates: Mapping[str, list[Candidate]], golds: Mapping[str, GoldAnswer],
+                   questions: Mapping[str, Question], probabilities: Mapping[int, float], subtask: int,
+                   rate: float) -> float:
+    """Mean squared error of the most probable counts of one subtask's questions, with ``rate`` missed per found."""
+    from kg_count.incidents.confidence import count_distribution, most_probable
+
+    errors = []
+    for q, cands in candidates.items():
+        if questions[q].subtask != subtask:
+            continue
+        sizes = None if subtask == 2 else [c.people for c in cands]
+        found = len(cands) if sizes is None else sum(sizes)
+        count = most_probable(count_distribution([probabilities[id(c)] for c in cands], sizes, rate * found))
+        errors.append((count - golds[q].numerical_answer) ** 2)
+    return sum(errors) / max(1, len(errors))
+
+
+def fit(candidates: Mapping[str, list[Candidate]], golds: Mapping[str, GoldAnswer], questions: Mapping[str, Question],
+        inner_folds: int = 4):
+    """Train the incident-match model on labelled candidates; settings chosen by inner cross-validation by state.
+
+    The L2 weight is the one with the lowest out-of-fold log loss, the document threshold the one with
+    the best out-of-fold document F1; each subtask's rate of missed incidents (people) is kept when it
+    lowers the out-of-fold squared error of the counts, else 0. Returns the IncidentModel and the settings.
+    """
+    from kg_count.qa.linear_model import train
+
+    folds = question_folds({q: questions[q] for q in candidates}, inner_folds)
+    trials = {l2: out_of_fold(candidates, folds, l2) for l2 in L2_GRID}
+    losses = {l2: _log_loss(candidates, p) for l2, p in trials.items()}
+    l2 = min(L2_GRID, key=lambda value: (losses[value], value))
+    threshold = document_threshold(candidates, golds, trials[l2], {q: questions[q].subtask for q in candidates})
+    rates = missed_rates(candidates, golds, questions)
+    for subtask, rate in list(rates.items()):
+        errors = {scale: _squared_error(candidates, golds, questions, trials[l2], int(subtask), scale * rate)
+                  for scale in (0.0, 1.0)}
+        rates[subtask] = rate if errors[1.0] < errors[0.0] else 0.0
+    fitted = train([(c.features, c.label) for found in candidates.values() for c in found], l2=l2)
+    model = IncidentModel(fitted.weights, fitted.bias, threshold, rates)
+    return model, {"l2": l2, "doc_threshold": threshold, "missed_rate": model.missed_rate,
+                   "log_loss": {str(k): round(v, 4) for k, v in losses.items()},
+                   "questions": len(candidates), "candidates": sum(len(f) for f in candidates.values())}
+
+
+def task_data(task_dir: Path) -> tuple[dict[str, Question], dict[str, GoldAnswer]]:
+    """Questions and gold of every subtask folder (``s1``, ``s2``, ``s3``) of ``task_dir`` that has gold."""
+    questions, gold = {}, {}
+    for sub in ("s1", "s2", "s3"):
+        if (task_dir / sub / "answers.json").is_file():
+            questions.update(read_questions(task_dir / sub / "questions.json"))
+            gold.update(read_gold_answers(task_dir / sub / "answers.json"))
+    return questions, gold
+
+
+def labelled_tasks(tasks: Sequence[tuple[Path, Path]]):
+    """Questions, gold and labelled candidates of several (task folder, built store) pairs; ids prefixed
+    with the task folder's name (``test-dev:2-5109``) so that sets never collide."""
+    from kg_count.graph.store import GraphStore
+    from kg_count.incidents.build import ensure_incidents
+
+    questions, gold, candidates = {}, {}, {}
+    for task_dir, store_path in tasks:
+        more_questions, more_gold = task_data(Path(task_dir))
+        prefix = Path(task_dir).name + ":"
+        with GraphStore(Path(store_path)) as store:
+            ensure_incidents(store)
+            found = question_candidates(store, more_questions, more_gold, incident_evidence(store))
+        questions.update({prefix + q: v for q, v in more_questions.items()})
+        gold.update({prefix + q: v for q, v in more_gold.items()})
+        candidates.update({prefix + q: v for q, v in found.items()})
+    return questions, gold, candidates
