@@ -17,7 +17,7 @@ from kg_count.incidents.confidence import (IncidentModel, count_distribution, ma
 from kg_count.incidents.training import Candidate, label_candidates, question_folds
 from kg_count.io.answers import GoldAnswer
 from kg_count.io.questions import parse_question
-from tests.test_incidents import DBR, MEMPHIS, TENNESSEE, person, report
+from tests.test_incidents import DBR, MEMPHIS, report
 
 
 def test_poisson_binomial_and_its_mode():
@@ -63,7 +63,7 @@ def test_folds_keep_a_state_together_and_a_city_with_its_state():
 
 
 def test_model_file_round_trip(tmp_path):
-    model = IncidentModel({"docs:<2": -0.5}, 0.3, 0.25, {"2": 0.2})
+    model = IncidentModel({"docs:<2": -0.5}, 0.3, 0.25, missed_rate={"2": 0.2})
     model.save(tmp_path / "m.json")
     again = IncidentModel.load(tmp_path / "m.json")
     assert again == model and again.missed(2, 5) == pytest.approx(1.0) and again.missed(3, 5) == 0.0

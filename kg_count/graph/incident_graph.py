@@ -1,7 +1,8 @@
 """The one place that turns Incidents into triples: the store's incident graph.
 
 Each incident is a kgc:Incident (a sem:Event) with its types, a time estimate with granularity,
-DBpedia places, reconciled counts, its people, prov:wasDerivedFrom its documents, and the reasons of its merges (kgc:mergeReason).
+DBpedia places, reconciled counts, its people, prov:wasDerivedFrom its documents, and the reasons of
+its merges (kgc:mergeReason).
 """
 
 from __future__ import annotations

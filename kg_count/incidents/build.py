@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+from pathlib import Path
 
 from rdflib import Literal
 
@@ -33,6 +34,8 @@ def _canonical(value) -> str:
         return "{" + ", ".join(f"{_canonical(k)}: {_canonical(v)}" for k, v in sorted(value.items(), key=repr)) + "}"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_canonical(v) for v in value) + "]"
+    if isinstance(value, Path):
+        return value.name  # not where the package is installed
     return repr(value)
 
 
@@ -62,10 +65,10 @@ def incidents_of(reports, model=None) -> list[Incident]:
     """
     model = model or shipped_model()
     clusters = cluster_reports(reports)
-    incidents = [reconcile(cluster, min(r.doc_id for r in cluster.reports)) for cluster in clusters]
-    twins = twin_features(incidents, [cluster.reports[0].family for cluster in clusters])
-    for incident, cluster, twin in zip(incidents, clusters, twins):
-        incident.evidence = incident_features(incident, cluster.reports) + twin
+    incidents = [reconcile(group, min(r.doc_id for r in group.reports)) for group in clusters]
+    twins = twin_features(incidents, [group.reports[0].family for group in clusters])
+    for incident, group, twin in zip(incidents, clusters, twins):
+        incident.evidence = incident_features(incident, group.reports) + twin
         incident.confidence = model.probability(incident.evidence)
     return incidents
 

@@ -59,7 +59,7 @@ class IncidentModel(LinearModel):
     def from_json(cls, data: dict) -> "IncidentModel":
         plain = LinearModel.from_json(data)
         return cls(plain.weights, plain.bias, plain.threshold,
-                   {k: float(v) for k, v in data.get("missed_rate", {}).items()})
+                   missed_rate={k: float(v) for k, v in data.get("missed_rate", {}).items()})
 
 
 def _bin(value: float, edges: Sequence[float]) -> str:

@@ -205,7 +205,7 @@ def fit(candidates: Mapping[str, list[Candidate]], golds: Mapping[str, GoldAnswe
                   for scale in (0.0, 1.0)}
         rates[subtask] = rate if errors[1.0] < errors[0.0] else 0.0
     fitted = train([(c.features, c.label) for found in candidates.values() for c in found], l2=l2)
-    model = IncidentModel(fitted.weights, fitted.bias, threshold, rates)
+    model = IncidentModel(fitted.weights, fitted.bias, threshold, missed_rate=rates)
     return model, {"l2": l2, "doc_threshold": threshold, "missed_rate": model.missed_rate,
                    "log_loss": {str(k): round(v, 4) for k, v in losses.items()},
                    "questions": len(candidates), "candidates": sum(len(f) for f in candidates.values())}
