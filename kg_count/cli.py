@@ -11,10 +11,10 @@ from pathlib import Path
 
 from kg_count import __version__
 from kg_count.errors import KgCountError, UsageError
+from kg_count.io.questions import EVENT_TYPES
 from kg_count.qa.commands import add_qa_parser
 
 SYSTEMS = ("graph", "baseline")
-EVENT_TYPES = ("killing", "injuring", "fire_burning", "job_firing")
 STORE_HELP = "store folder, or the URL of a SPARQL 1.1 server (query at URL/query, update at URL/update)"
 DOCS_HELP = ("documents: the task's CoNLL format, or JSON lines of articles (doc_id, title, dct, content) "
              "ending in .jsonl")

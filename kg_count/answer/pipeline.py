@@ -34,10 +34,10 @@ def answer_with_graph(questions: Mapping[str, Question], docs: Path, store_path=
     summary = build_store(docs, store_path, **(build or {}))
     print(f"store {store_path}: {summary.skipped} documents already in it, {summary.added} added")
     with GraphStore(store_path) as store:
-        stored = len(store.document_versions())
-        if stored > summary.documents:
-            print(f"kg-count: note: the store holds {stored - summary.documents} documents besides the "
-                  f"{summary.documents} of {docs}; answers count incidents over all {stored}", file=sys.stderr)
+        if summary.in_store > summary.documents:
+            print(f"kg-count: note: the store holds {summary.in_store - summary.documents} documents besides "
+                  f"the {summary.documents} of {docs}; answers count incidents over all {summary.in_store}",
+                  file=sys.stderr)
         count, rebuilt = ensure_incidents(store)
         print(f"incidents: {count} ({'rebuilt' if rebuilt else 'up to date'})")
         answers = answer_from_store(store, questions)

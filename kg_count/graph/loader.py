@@ -26,6 +26,7 @@ class BuildSummary:
     documents: int = 0
     skipped: int = 0
     added: int = 0
+    in_store: int = 0
     triples: int = 0
     seconds: float = 0.0
     event_types: Counter = field(default_factory=Counter)
@@ -64,10 +65,10 @@ def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: in
     """
     summary = BuildSummary()
     started = time.perf_counter()
-    total = len(document_ids(docs))
+    ids = document_ids(docs)
     with GraphStore(location) as store, \
             (RecordCache(cache) if cache is not None else contextlib.nullcontext()) as records_cache, \
-            progress_bar("building", total=total, unit="doc") as bar, \
+            progress_bar("building", total=len(ids), unit="doc") as bar, \
             deferred_interrupts() as interrupted:
         stored = store.document_versions()
         content_hashes: dict[str, str] = {}
@@ -87,7 +88,8 @@ def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: in
         def extract(documents: Iterable[Document]) -> Iterator[DocumentRecord]:
             return parallel_records(documents, workers, scheduler, batch_size)
 
-        records = extract(todo()) if records_cache is None else cached_records(todo(), records_cache, extract)
+        records = extract(todo()) if records_cache is None else \
+            cached_records(todo(), records_cache, extract, lambda document: content_hashes[document.doc_id])
         for record in records:
             check(interrupted)
             summary.triples += store.add(record, content_hashes.pop(record.doc_id))
@@ -100,5 +102,6 @@ def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: in
             summary.killed += record.killed
             summary.injured += record.injured
             summary.fired += record.fired
+        summary.in_store = len(stored.keys() | set(ids))
     summary.seconds = time.perf_counter() - started
     return summary

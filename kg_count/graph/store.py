@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pyoxigraph
 from oxrdflib import OxigraphStore
-from rdflib import Dataset, Graph
+from rdflib import Dataset, Graph, URIRef
 
 from kg_count.errors import InputError, StoreError
 from kg_count.graph.build import document_graph, document_iri
@@ -70,10 +70,6 @@ def _open_folder(path: Path, create: bool) -> tuple[Dataset, pyoxigraph.Store]:
         raise StoreError(f"cannot open the store: {error}", path) from None
     (path / STORE_MARKER).touch()
     return Dataset(store=OxigraphStore(store=oxigraph), default_union=True), oxigraph
-
-
-def _values(variable: str, terms) -> str:
-    return f"VALUES ?{variable} {{ {' '.join(term.n3() for term in terms)} }}"
 
 
 class GraphStore:
@@ -150,17 +146,10 @@ class GraphStore:
         if not self.remote:
             self._oxigraph.flush()
 
-    def graph_triples(self, identifier, subjects=None) -> Graph:
-        """The triples of named graph ``identifier`` (only those whose subject is in ``subjects``, when
-        given) as an in-memory Graph with the project prefixes and simple literals."""
-        name = identifier.n3() if hasattr(identifier, "n3") else f"<{identifier}>"
-        values = _values("s", subjects) if subjects is not None else ""
-        query = f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ {values} GRAPH {name} {{ ?s ?p ?o }} }}"
-        return readable_graph(self.query(query).graph)
-
-    def graph_turtle(self, identifier, subjects=None) -> str:
-        """The Turtle of the triples of named graph ``identifier`` (whose subject is in ``subjects``, when given)."""
-        return self.graph_triples(identifier, subjects).serialize(format="turtle")
+    def graph_turtle(self, identifier: URIRef) -> str:
+        """The Turtle of named graph ``identifier``, with the project prefixes and simple literals."""
+        query = f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH {identifier.n3()} {{ ?s ?p ?o }} }}"
+        return readable_graph(self.query(query).graph).serialize(format="turtle")
 
     def query(self, sparql: str, bindings: dict | None = None):
         """Run a SPARQL query over all graphs (the default graph is their union); return an rdflib Result."""

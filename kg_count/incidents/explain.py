@@ -8,6 +8,7 @@ from kg_count.graph.incident_graph import INCIDENT_GRAPH, incident_iri
 from kg_count.graph.namespaces import KGC, PROV, SEM, TIME
 from kg_count.incidents.build import ensure_incidents
 from kg_count.graph.queries import read_query
+from kg_count.graph.results import readable_graph
 
 
 def _local(iri) -> str:
@@ -18,16 +19,15 @@ def _incident(store, incident_id: str) -> tuple:
     """The incident's node and its triples (its own, its time's and its people's) as an in-memory Graph;
     InputError when the store has no such incident."""
     ensure_incidents(store)
-    node = incident_iri(incident_id)
-    name = INCIDENT_GRAPH.n3()
-    subjects = [row.s for row in store.query(
-        f"SELECT DISTINCT ?s WHERE {{ GRAPH {name} {{ {node.n3()} <{KGC.incidentId}> ?id . "
-        f"{{ BIND({node.n3()} AS ?s) }} UNION {{ {node.n3()} <{SEM.hasTime}> ?s }} "
-        f"UNION {{ {node.n3()} <{SEM.hasActor}> ?s }} }} }}")]
-    if not subjects:
+    node = incident_iri(incident_id).n3()
+    graph = readable_graph(store.query(
+        f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH {INCIDENT_GRAPH.n3()} {{ {node} <{KGC.incidentId}> ?id . "
+        f"{{ BIND({node} AS ?s) }} UNION {{ {node} <{SEM.hasTime}> ?s }} UNION {{ {node} <{SEM.hasActor}> ?s }} "
+        f"?s ?p ?o }} }}").graph)
+    if not len(graph):
         raise InputError(f"incident {incident_id!r} is not in the store (list them with: kg-count incidents)",
                          store.location)
-    return node, store.graph_triples(INCIDENT_GRAPH, subjects)
+    return incident_iri(incident_id), graph
 
 
 def incident_turtle(store, incident_id: str) -> str:

@@ -72,18 +72,21 @@ class RecordCache:
 
 
 def cached_records(documents: Iterable[Document], cache: RecordCache,
-                   extract: Callable[[Iterable[Document]], Iterator[DocumentRecord]]) -> Iterator[DocumentRecord]:
+                   extract: Callable[[Iterable[Document]], Iterator[DocumentRecord]],
+                   key_of: Callable[[Document], str] = document_key) -> Iterator[DocumentRecord]:
     """Yield a record per document: from ``cache`` when it holds one, else from ``extract`` (then cached).
 
-    ``extract`` reads an iterable of documents and yields their records. Documents stream through,
-    so memory does not grow with their number; cached records may come out ahead of their turn.
+    ``extract`` reads an iterable of documents and yields their records; ``key_of`` gives a
+    document's cache key (a caller that already hashed the documents passes their hashes).
+    Documents stream through, so memory does not grow with their number; cached records may come
+    out ahead of their turn.
     """
     hits: deque[DocumentRecord] = deque()
     keys: dict[str, str] = {}
 
     def misses() -> Iterator[Document]:
         for document in documents:
-            key = document_key(document)
+            key = key_of(document)
             record = cache.get(key)
             if record is None:
                 keys[document.doc_id] = key
