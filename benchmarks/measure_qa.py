@@ -32,7 +32,7 @@ from train_qa_models import training_files  # noqa: E402
 def latency(torque_path: Path, ester_path: Path) -> dict:
     """Wall and CPU seconds answering whole files with the shipped models (a fresh passage cache)."""
     from kg_count.qa import ester, torque
-    from kg_count.qa.encoder import load_encoder
+    from kg_count.learning.encoder import load_encoder
     from kg_count.qa.models import shipped_models
 
     models = shipped_models()

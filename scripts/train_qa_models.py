@@ -1,7 +1,7 @@
 """Train the QA scorers shipped in kg_count/qa/models/ from the shared TORQUE, ESTER and TimeBank data.
 
 Usage: python scripts/train_qa_models.py [--data ../shared/data] [--out kg_count/qa/models]
-Each scorer reads parse features and the encoder's token vectors (kg_count.qa.encoder). Trigger
+Each scorer reads parse features and the encoder's token vectors (kg_count.learning.encoder). Trigger
 annotations of TORQUE and ESTER train the trigger scorer; TORQUE questions and MATRES pairs the
 temporal one; the TORQUE warm-up questions the status one; the ESTER 'completed' answers and the
 released test file's answer triggers the semantic one. Set KG_COUNT_ENCODER_CACHE to a folder to

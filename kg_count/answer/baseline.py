@@ -16,21 +16,14 @@ from kg_count.io.answers import SystemAnswer
 from kg_count.io.conll import Document
 from kg_count.io.questions import Question
 from kg_count.progress import progress
-
-EVENT_SYNSETS = {
-    "killing": ("killing.n.02", "kill.v.01"),
-    "injuring": ("injure.v.01", "injured.a.01"),
-    "fire_burning": ("fire.n.01",),
-    "job_firing": ("displace.v.03",),
-}
-
+from kg_count.task import EVENT_TYPES, event_synsets
 
 def event_lemmas(event_type: str) -> frozenset[str]:
     """Return the lemma names (underscores as spaces) of the WordNet synsets of an event type."""
     from kg_count.resources.wordnet import wordnet
 
     reader = wordnet()
-    return frozenset(name.replace("_", " ") for synset in EVENT_SYNSETS[event_type]
+    return frozenset(name.replace("_", " ") for synset in event_synsets()[event_type]
                      for name in reader.synset(synset).lemma_names())
 
 
@@ -71,7 +64,7 @@ def matching_documents(question: Question, documents: Iterable[IndexedDocument],
 def answer_baseline(questions: Mapping[str, Question], documents: Mapping[str, Document]) -> dict[str, SystemAnswer]:
     """Answer every question with the baseline; S1 questions without a matching document stay unanswered."""
     indexed = [IndexedDocument.of(doc) for doc in documents.values()]
-    lemmas = {event_type: event_lemmas(event_type) for event_type in EVENT_SYNSETS}
+    lemmas = {event_type: event_lemmas(event_type) for event_type in EVENT_TYPES}
     answers = {}
     for qid, question in progress(questions.items(), "answering (baseline)", total=len(questions), unit="q"):
         docs = matching_documents(question, indexed, lemmas[question.event_type])

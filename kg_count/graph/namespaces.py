@@ -2,14 +2,16 @@
 
 from rdflib import OWL, RDF, RDFS, XSD, Namespace
 
-KGC = Namespace("http://kg-count.org/ontology#")
+from kg_count.task import DBPEDIA_PREFIX, KGC_NAMESPACE
+
+KGC = Namespace(KGC_NAMESPACE)
 DOC = Namespace("http://kg-count.org/doc/")
 SEM = Namespace("http://semanticweb.cs.vu.nl/2009/11/sem/")
 GAF = Namespace("http://groundedannotationframework.org/gaf#")
 NIF = Namespace("http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#")
 TIME = Namespace("http://www.w3.org/2006/time#")
 PROV = Namespace("http://www.w3.org/ns/prov#")
-DBR = Namespace("http://dbpedia.org/resource/")
+DBR = Namespace(DBPEDIA_PREFIX)
 GEO = Namespace("http://www.w3.org/2003/01/geo/wgs84_pos#")
 
 PREFIXES = {"kgc": KGC, "doc": DOC, "sem": SEM, "gaf": GAF, "nif": NIF, "time": TIME, "prov": PROV, "dbr": DBR,

@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from kg_count.qa.linear_model import LinearModel
+from kg_count.learning.linear_model import LinearModel
 
 MODEL_PATH = Path(__file__).with_name("models") / "incident_match.json"
 FOLLOW_UP_WORDS = frozenset({

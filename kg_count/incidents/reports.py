@@ -12,8 +12,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from kg_count.graph.queries import read_query
+from kg_count.task import GUN_TYPES
 
-GUN_TYPES = frozenset({"killing", "injuring"})
 
 
 def _local(iri) -> str:

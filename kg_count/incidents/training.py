@@ -116,7 +116,7 @@ L2_GRID = (0.3, 1.0, 3.0, 10.0)
 
 def out_of_fold(candidates: Mapping[str, list[Candidate]], folds: Mapping[str, int], l2: float) -> dict[int, float]:
     """Probabilities of every candidate (by ``id``) from models trained without its question's fold."""
-    from kg_count.qa.linear_model import train
+    from kg_count.learning.linear_model import train
 
     probabilities: dict[int, float] = {}
     for fold in sorted(set(folds.values())):
@@ -192,7 +192,7 @@ def fit(candidates: Mapping[str, list[Candidate]], golds: Mapping[str, GoldAnswe
     the best out-of-fold document F1; each subtask's rate of missed incidents (people) is kept when it
     lowers the out-of-fold squared error of the counts, else 0. Returns the IncidentModel and the settings.
     """
-    from kg_count.qa.linear_model import train
+    from kg_count.learning.linear_model import train
 
     folds = question_folds({q: questions[q] for q in candidates}, inner_folds)
     trials = {l2: out_of_fold(candidates, folds, l2) for l2 in L2_GRID}

@@ -14,8 +14,8 @@ from typing import Mapping
 
 from kg_count.errors import InputError
 from kg_count.io.atomic import read_json
+from kg_count.task import DBPEDIA_PREFIX, EVENT_TYPES
 
-EVENT_TYPES = ("killing", "injuring", "fire_burning", "job_firing")
 PROPERTIES = ("location", "time", "participant")
 GRANULARITIES = {
     "location": ("city", "state"),
@@ -23,7 +23,6 @@ GRANULARITIES = {
     "participant": ("first", "last", "full_name"),
 }
 TIME_FORMATS = {"day": "%d/%m/%Y", "month": "%m/%Y", "year": "%Y"}
-DBPEDIA_PREFIX = "http://dbpedia.org/resource/"
 SUBTASKS = (1, 2, 3)
 IRI_FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|^`\\]')
 

@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
 
-from kg_count.answer.baseline import EVENT_SYNSETS
+from kg_count.task import KGC_NAMESPACE as KGC, event_synsets
 
-KGC = "http://kg-count.org/ontology#"
 POS_TAGS = {"v": "VERB", "n": "NOUN", "a": "ADJ"}
 WORDNET_POS = {"v": "VERB", "n": "NOUN", "a": "ADJ", "s": "ADJ"}
 HYPONYM_DEPTH = 2
@@ -52,7 +51,7 @@ def _wordnet_units() -> dict[tuple[str, str], LexicalEntry]:
 
     reader = wordnet()
     units = {}
-    for event_type, names in EVENT_SYNSETS.items():
+    for event_type, names in event_synsets().items():
         for name in names:
             root = reader.synset(name)
             synsets = {root} | set(root.closure(lambda s: s.hyponyms(), depth=HYPONYM_DEPTH))

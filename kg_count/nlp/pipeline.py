@@ -12,9 +12,9 @@ from kg_count.nlp.participants import find_participants, stated_counts
 from kg_count.nlp.places import find_place
 from kg_count.nlp.record import DocumentRecord, MentionRecord, PersonRecord
 from kg_count.nlp.times import find_time_mentions, incident_date
+from kg_count.task import EVENT_TYPES
 
 PIPELINE_VERSION = "3"
-TYPE_ORDER = ("killing", "injuring", "fire_burning", "job_firing")
 
 
 def _mention(annotated: AnnotatedDocument, start: int, end: int, **extra) -> MentionRecord:
@@ -25,7 +25,7 @@ def _mention(annotated: AnnotatedDocument, start: int, end: int, **extra) -> Men
 def _event_types(mentions, counts) -> list[str]:
     """Types the document reports: typed mentions, with killing and injuring also backed by counts."""
     seen = Counter(m.event_type for m in mentions if m.event_type)
-    types = [t for t in TYPE_ORDER if seen[t]]
+    types = [t for t in EVENT_TYPES if seen[t]]
     if counts.killed == 0 and "killing" in types and seen["killing"] < 2:
         types.remove("killing")
     return types

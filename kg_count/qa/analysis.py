@@ -50,7 +50,7 @@ def passage_vectors(doc, models: QAModels):
     """The encoder's token vectors of ``doc`` when the models read them, else None."""
     if not models.uses_encoder:
         return None
-    from kg_count.qa.encoder import cached_token_vectors
+    from kg_count.learning.encoder import cached_token_vectors
 
     return cached_token_vectors(doc)
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from kg_count.qa.linear_model import LinearModel
+from kg_count.learning.linear_model import LinearModel
 
 MODEL_DIR = Path(__file__).with_name("models")
 TRIGGER_THRESHOLDS = {"torque": 0.4, "ester": 0.3}  # chosen by 5-fold cross-validation of trigger F1

@@ -26,7 +26,7 @@ import numpy as np
 
 from kg_count.io.atomic import read_json
 from kg_count.progress import progress
-from kg_count.qa.linear_model import Example
+from kg_count.learning.linear_model import Example
 from kg_count.qa.readers import parse_offsets, read_ester, read_torque
 
 MATRES_LABELS = {"BEFORE": "before", "AFTER": "after", "EQUAL": "overlaps"}
@@ -91,7 +91,7 @@ def _tokens_at(doc, spans: Iterable[tuple[int, int]]) -> list[int]:
 def gold_analysis(passage_id: str, text: str, spans: Iterable[tuple[int, int]]):
     """The passage with its annotated events (no graph): parse, events and encoder vectors."""
     from kg_count.qa.analysis import AnalysedPassage
-    from kg_count.qa.encoder import cached_token_vectors
+    from kg_count.learning.encoder import cached_token_vectors
     from kg_count.qa.passage import events_at, parse
 
     doc = parse(text)
@@ -189,7 +189,7 @@ def train_models(data: TrainingData, keep: Callable[[str], bool] = lambda key: T
 
     Returns a QAModels with the decision thresholds of kg_count.qa.models.
     """
-    from kg_count.qa.linear_model import train
+    from kg_count.learning.linear_model import train
     from kg_count.qa.models import DECISION_THRESHOLDS, QAModels
 
     models = {}

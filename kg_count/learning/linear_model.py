@@ -2,7 +2,7 @@
 
 The score of an example is ``bias + sum of its features' weights + sum over its dense blocks of
 (vector - center) / scale . W[block]``: named features come from the parse (part of speech, tense,
-connectives, ...), the vector from the encoder (kg_count.qa.encoder), and a block names which
+connectives, ...), the vector from the encoder (kg_count.learning.encoder), and a block names which
 weight vector reads it (the relation asked, the annotation style, ...). Training minimises
 L2-regularised log loss with L-BFGS. The model file is JSON: bias, threshold, feature weights, and
 per block its weights (float16 precision), with the vectors' center and scale.
