@@ -31,7 +31,7 @@ def score(records: list[DocumentRecord], articles: dict, incidents: dict) -> dic
         incident = incidents[articles[record.doc_id]["incident_id"]]
         gold_date = dt.datetime.strptime(incident["date"], "%B %d, %Y").date()
         state_name = incident["state"]
-        from kg_count.nlp.places import gazetteer
+        from kg_count.geography import gazetteer
 
         hits["state"] += bool(record.state) and gazetteer().state_names.get(record.state, "") == state_name
         hits["city"] += _norm(record.city) == _norm(incident["city_or_county"])

@@ -2,7 +2,8 @@
 
 import pytest
 
-from kg_count.nlp.places import city_iri, city_state_pairs, dateline, find_place, resolve_state, state_iri, state_votes
+from kg_count.geography import city_iri, resolve_state, state_iri
+from kg_count.nlp.places import city_state_pairs, dateline, find_place, state_votes
 from tests.nlp_helpers import annotated
 
 

@@ -32,7 +32,7 @@ from kg_count.graph.namespaces import KGC
 from kg_count.graph.queries import read_query
 from kg_count.io.answers import SystemAnswer
 from kg_count.io.questions import Question
-from kg_count.nlp.places import iri_coordinates, parse_city_iri, state_iri
+from kg_count.geography import iri_coordinates, parse_city_iri, state_iri
 from kg_count.progress import progress
 
 NEAR_DAYS = 3

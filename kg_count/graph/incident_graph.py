@@ -14,7 +14,7 @@ from rdflib import RDF, XSD, Graph, Literal, Namespace, URIRef
 from kg_count.graph.build import document_iri
 from kg_count.graph.namespaces import GEO, GRANULARITY_UNITS, KGC, PROV, SEM, TIME, bind_prefixes
 from kg_count.incidents.reconcile import Incident
-from kg_count.nlp.places import iri_coordinates
+from kg_count.geography import iri_coordinates
 
 INCIDENT_GRAPH = URIRef("http://kg-count.org/incidents")
 INCIDENT = Namespace("http://kg-count.org/incident/")

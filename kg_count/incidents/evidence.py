@@ -14,7 +14,7 @@ from geopy.distance import geodesic
 from rapidfuzz import fuzz
 
 from kg_count.incidents.reports import Report, ReportedPerson
-from kg_count.nlp.places import place_coordinates
+from kg_count.geography import place_coordinates
 
 MERGE_THRESHOLD = 3.0
 NEARBY_KM = 25.0

