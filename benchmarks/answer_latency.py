@@ -12,9 +12,9 @@ import statistics
 import time
 from pathlib import Path
 
-from kg_count.answer.graph_answer import answer_question
+from kg_count.answer.graph_answer import answer_task_question
 from kg_count.graph.store import GraphStore, store_location
-from kg_count.incidents.build import ensure_incidents
+from kg_count.incidents.materialise import ensure_incidents
 from kg_count.io.questions import read_questions
 
 
@@ -38,7 +38,7 @@ def main() -> None:
         ensure_incidents(store)
         for question in questions.values():
             started = time.perf_counter()
-            answer_question(store, question)
+            answer_task_question(store, question)
             timings.setdefault(f"s{question.subtask}", []).append(time.perf_counter() - started)
     result = {name: summary(values) for name, values in sorted(timings.items())}
     result["all"] = summary([v for values in timings.values() for v in values])

@@ -3,7 +3,7 @@
 Usage: python benchmarks/measure_counting.py --store DIR --task-dir TEST_DEV [--extra TASK_DIR STORE ...]
        [--folds 5] [--out DIR] [--reference ANSWERS.json]
 
-Questions (S1, S2, S3 of ``--task-dir``) fall into folds by state (``kg_count.incidents.training``:
+Questions (S1, S2, S3 of ``--task-dir``) fall into folds by state (``kg_count.training.incident_model``:
 the asked state or the asked city's state; participant questions by the asked name's last word).
 For each fold, the incident-match model and its settings (L2 weight, document threshold, by inner
 cross-validation) are fitted on the other folds' questions (plus every ``--extra`` set, e.g. trial
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from kg_count.answer.graph_answer import answer_from_candidates, best_incident
 from kg_count.evaluate.task_scores import evaluate_answers
-from kg_count.incidents.training import fit, labelled_tasks, question_folds
+from kg_count.training.incident_model import fit, labelled_tasks, question_folds
 from kg_count.io.answers import SystemAnswer, read_system_answers, write_system_answers
 
 TRIVIAL = {2: 2, 3: 1}

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from kg_count.evaluate.coreference import bcub, blanc_counts
 from kg_count.graph.store import GraphStore
-from kg_count.incidents.build import incidents_of
+from kg_count.incidents.materialise import incidents_of
 from kg_count.incidents.reports import reports_from_store
 from kg_count.io.answers import read_gold_answers
 from kg_count.io.questions import read_questions

@@ -288,7 +288,7 @@ def answer_file(system: str, docs: Path, questions: Path, out: Path, store_path=
             raise UsageError("--conll-out needs the graph system")
         answers = answer_baseline(parsed, read_documents(docs))
     else:
-        from kg_count.answer.pipeline import answer_with_graph
+        from kg_count.answer.batch import answer_with_graph
 
         answers = answer_with_graph(parsed, docs, store_path, conll_out, build)
     write_system_answers(out, answers)

@@ -3,7 +3,7 @@
 Usage: python scripts/train_incident_model.py --task TASK_DIR STORE [--task TASK_DIR STORE ...]
 Each TASK_DIR (e.g. ../shared/data/semeval2018-task5/test-dev, .../trial) gives questions with gold
 (every sN/ folder with answers.json), STORE the built store of its documents. The L2 weight and
-the document threshold are chosen by cross-validation by state (``kg_count.incidents.training.fit``);
+the document threshold are chosen by cross-validation by state (``kg_count.training.incident_model.fit``);
 benchmarks/measure_counting.py measures the same procedure on held-out states.
 """
 
@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from kg_count.incidents.confidence import MODEL_PATH
-from kg_count.incidents.training import fit, labelled_tasks
+from kg_count.training.incident_model import fit, labelled_tasks
 
 
 def main() -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from rdflib import Dataset
 
-from kg_count.answer.graph_answer import answer_question
+from kg_count.answer.graph_answer import answer_task_question
 from kg_count.graph.store import GraphStore
 from kg_count.io.questions import parse_question
 
@@ -25,7 +25,7 @@ def store(tmp_path_factory):
 
 def ask(store, subtask, event_type, **properties):
     question = parse_question("q", {"subtask": subtask, "event_type": event_type, **properties})
-    answer = answer_question(store, question)
+    answer = answer_task_question(store, question)
     return answer.numerical_answer, sorted(answer.documents)
 
 

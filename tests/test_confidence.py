@@ -6,15 +6,15 @@ import datetime as dt
 import pytest
 from rdflib import Graph, Literal
 
-from kg_count.answer.graph_answer import answer_question
-from kg_count.graph.build import document_iri
-from kg_count.graph.incident_graph import incident_graph
+from kg_count.answer.graph_answer import answer_task_question
+from kg_count.graph.document_graph import document_iri
+from kg_count.incidents.incident_graph import incident_graph
 from kg_count.graph.namespaces import KGC
 from kg_count.graph.store import GraphStore
-from kg_count.incidents.build import incidents_of
+from kg_count.incidents.materialise import incidents_of
 from kg_count.incidents.confidence import (IncidentModel, count_distribution, match_features, match_probability,
                                            most_probable, shipped_model)
-from kg_count.incidents.training import Candidate, label_candidates, question_folds
+from kg_count.training.incident_model import Candidate, label_candidates, question_folds
 from kg_count.io.answers import GoldAnswer
 from kg_count.io.questions import parse_question
 from tests.test_incidents import DBR, MEMPHIS, report
@@ -77,7 +77,7 @@ def _answer(tmp_path, reports, **asked):
             graph = Graph(identifier=document_iri(r.doc_id))
             graph.add((document_iri(r.doc_id), KGC.docId, Literal(r.doc_id)))
             store.replace_graph(graph)
-        answer = answer_question(store, parse_question("q", {"subtask": 2, "event_type": "killing", **asked}))
+        answer = answer_task_question(store, parse_question("q", {"subtask": 2, "event_type": "killing", **asked}))
     return incidents, answer
 
 

@@ -7,7 +7,7 @@ import pytest
 from rdflib import Graph
 
 from kg_count.cli import main
-from kg_count.graph.build import document_graph
+from kg_count.graph.document_graph import document_graph
 from kg_count.graph.store import GraphStore
 from kg_count.io.conll import iter_documents
 from kg_count.nlp.pipeline import process

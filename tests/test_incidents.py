@@ -28,7 +28,7 @@ def report(doc_id, date="2016-03-14", certainty="text", city=MEMPHIS, state=TENN
 
 def test_same_city_and_day_merge_with_reasons():
     comparison = compare(report("a"), report("b"))
-    assert comparison.merges
+    assert comparison.should_merge
     assert any("same city" in r for r in comparison.reasons) and any("same day" in r for r in comparison.reasons)
 
 
@@ -56,13 +56,13 @@ def test_gun_fire_and_job_reports_never_merge():
 def test_different_victims_named_keep_incidents_apart():
     a = report("a", people=[person("Marcus Deering")])
     b = report("b", people=[person("Tyrone Walker")])
-    assert not compare(a, b).merges
+    assert not compare(a, b).should_merge
 
 
 def test_shared_name_merges_without_a_city():
     a = report("a", city=None, people=[person("Marcus Deering")])
     b = report("b", city=None, date="2016-03-16", certainty="dct", people=[person("M. Deering")])
-    assert compare(a, b).merges
+    assert compare(a, b).should_merge
 
 
 def test_name_variants():
@@ -128,8 +128,8 @@ def test_incident_graph_satisfies_the_shacl_shapes():
     import pyshacl
     from rdflib import Graph
 
-    from kg_count.graph.incident_graph import incident_graph
-    from kg_count.incidents.build import incidents_of
+    from kg_count.incidents.incident_graph import incident_graph
+    from kg_count.incidents.materialise import incidents_of
 
     ontology = Path(__file__).resolve().parents[1] / "ontology"
     reports = [report("a", people=[person("Marcus Deering")]), report("b", people=[person("M. Deering")]),
@@ -146,7 +146,7 @@ def test_a_group_never_takes_a_report_that_conflicts_with_any_member():
     a = report("a", city=MEMPHIS, people=[person("Marcus Deering")], title="Memphis man killed")
     b = report("b", city=None, people=[person("Marcus Deering")], title="Memphis man killed")
     c = report("c", city=NASHVILLE, people=[person("Marcus Deering")])
-    assert compare(a, b).merges and compare(b, c).merges and compare(a, c).conflicts
+    assert compare(a, b).should_merge and compare(b, c).should_merge and compare(a, c).conflicts
     groups = sorted(sorted(r.doc_id for r in cluster.reports) for cluster in cluster_reports([a, b, c]))
     assert groups == [["a", "b"], ["c"]]
 
@@ -156,7 +156,7 @@ def test_a_follow_up_story_joins_its_incident_through_a_shared_victim_name():
     trial = report("trial", date="2016-05-02", people=[person("Marcus Deering"), person("Carl Jones", "suspect",
                                                                                          "unharmed")])
     comparison = compare(shooting, trial)
-    assert comparison.merges and any("dates apart" in reason for reason in comparison.reasons)
+    assert comparison.should_merge and any("dates apart" in reason for reason in comparison.reasons)
     assert [sorted(r.doc_id for r in c.reports) for c in cluster_reports([shooting, trial])] == [["shooting", "trial"]]
     stranger = report("stranger", date="2016-05-02", people=[person("Tyrone Walker")])
     assert compare(shooting, stranger).conflicts

@@ -187,7 +187,7 @@ def test_answering_a_subset_of_the_store_says_so(tmp_path, capsys):
 
 def test_a_changed_clustering_setting_changes_the_incident_fingerprint(tmp_path, monkeypatch):
     from kg_count.incidents import evidence
-    from kg_count.incidents.build import settings_fingerprint
+    from kg_count.incidents.materialise import settings_fingerprint
 
     before = settings_fingerprint()
     monkeypatch.setattr(evidence, "MERGE_THRESHOLD", evidence.MERGE_THRESHOLD + 0.5)
@@ -218,7 +218,7 @@ def test_incident_explanations_list_each_document_once_in_date_order(tmp_path, c
 def test_the_incident_fingerprint_is_the_same_in_every_process():
     # sets print in another order under another hash seed: a fingerprint that followed it would
     # rebuild the incidents on every command
-    code = "from kg_count.incidents.build import settings_fingerprint; print(settings_fingerprint())"
+    code = "from kg_count.incidents.materialise import settings_fingerprint; print(settings_fingerprint())"
     prints = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
     assert len(prints) == 1 and len(prints.pop().strip()) == 64

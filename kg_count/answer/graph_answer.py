@@ -25,7 +25,7 @@ from typing import Mapping
 
 from rdflib import XSD, Literal, URIRef
 
-from kg_count.graph.incident_graph import name_key
+from kg_count.incidents.incident_graph import name_key
 from kg_count.incidents.confidence import (IncidentModel, context_features, count_distribution, match_features,
                                            match_probability, most_probable, shipped_model)
 from kg_count.graph.namespaces import KGC
@@ -112,11 +112,6 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
     return tuple(fragments), bindings
 
 
-def find_incidents(store, question: Question, relax: int = 0) -> list[FoundIncident]:
-    """Run the question's query (relaxed as ``query_plan`` says); return the incidents found, with their documents."""
-    return incidents_of_plan(store, query_plan(question, relax))
-
-
 def incidents_of_plan(store, plan: tuple[tuple[str, ...], dict] | None) -> list[FoundIncident]:
     """Run the query of a ``query_plan`` result; the incidents found, with their documents (none for None)."""
     if plan is None:
@@ -179,7 +174,7 @@ def candidate_incidents(store, question: Question) -> list[FoundIncident]:
     return incidents
 
 
-def answer_question(store, question: Question) -> SystemAnswer:
+def answer_task_question(store, question: Question) -> SystemAnswer:
     """Answer one question from the store's incidents and the shipped incident-match model."""
     model = shipped_model()
     incidents = candidate_incidents(store, question)
@@ -192,5 +187,5 @@ def answer_question(store, question: Question) -> SystemAnswer:
 
 def answer_from_store(store, questions: Mapping[str, Question]) -> dict[str, SystemAnswer]:
     """Answer every question; return the answers by question id."""
-    return {qid: answer_question(store, question)
+    return {qid: answer_task_question(store, question)
             for qid, question in progress(questions.items(), "answering", total=len(questions), unit="q")}

@@ -17,7 +17,7 @@ from oxrdflib import OxigraphStore
 from rdflib import Dataset, Graph, URIRef
 
 from kg_count.errors import InputError, StoreError
-from kg_count.graph.build import document_graph, document_iri
+from kg_count.graph.document_graph import document_graph, document_iri
 from kg_count.graph.endpoint import SparqlEndpoint
 from kg_count.graph.namespaces import KGC, SPARQL_PROLOGUE, bind_prefixes
 from kg_count.graph.queries import read_query

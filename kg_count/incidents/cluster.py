@@ -39,7 +39,7 @@ def candidate_pairs(reports: Sequence[Report]) -> list[tuple[int, int]]:
     by_name: dict[tuple[str, str], list[int]] = {}
     for i, report in enumerate(reports):
         by_family.setdefault(report.family, []).append(i)
-        for last in {p.last_name.lower() for p in report.names}:
+        for last in {p.last_name.lower() for p in report.named_participants}:
             by_name.setdefault((report.family, last), []).append(i)
     pairs = {(i, j) for members in by_name.values() for i, j in combinations(sorted(members), 2)}
     for members in by_family.values():
@@ -74,7 +74,7 @@ def cluster_reports(reports: Sequence[Report]) -> list[ReportCluster]:
                     return True
         return False
 
-    ranked = sorted((c.score, pair) for pair, c in comparisons.items() if c.merges)
+    ranked = sorted((c.score, pair) for pair, c in comparisons.items() if c.should_merge)
     for score, (i, j) in reversed(ranked):
         x, y = root(i), root(j)
         if x == y or conflicting(x, y):

@@ -36,7 +36,7 @@ class Comparison:
         self.reasons.append(f"{reason} ({points:+g})")
 
     @property
-    def merges(self) -> bool:
+    def should_merge(self) -> bool:
         return not self.conflicts and self.score >= MERGE_THRESHOLD
 
 
@@ -88,7 +88,7 @@ def compare(a: Report, b: Report) -> Comparison:
     if a.family != b.family:
         result.conflicts.append(f"kinds differ ({a.family} / {b.family})")
         return result
-    a_names, b_names = a.names, b.names
+    a_names, b_names = a.named_participants, b.named_participants
     shared = [p.full_name for p in a_names if any(same_person(p, q) for q in b_names)]
     a_first, a_last = date_interval(a)
     b_first, b_last = date_interval(b)

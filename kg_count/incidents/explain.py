@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from kg_count.errors import InputError
-from kg_count.graph.build import document_iri
-from kg_count.graph.incident_graph import INCIDENT_GRAPH, incident_iri
+from kg_count.graph.document_graph import document_iri
+from kg_count.incidents.incident_graph import INCIDENT_GRAPH, incident_iri
 from kg_count.graph.namespaces import KGC, PROV, SEM, TIME
-from kg_count.incidents.build import ensure_incidents
+from kg_count.incidents.materialise import ensure_incidents
 from kg_count.graph.queries import read_query
 from kg_count.graph.results import readable_graph
 

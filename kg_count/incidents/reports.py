@@ -57,7 +57,7 @@ class Report:
         return sorted(self.types)[0]
 
     @property
-    def names(self) -> list[ReportedPerson]:
+    def named_participants(self) -> list[ReportedPerson]:
         """Victims and suspects named with a first and a last name, victims first (officials and
         witnesses named in many stories of one city tell nothing of which incident it is)."""
         return sorted((p for p in self.people if p.first_name and p.last_name and p.role != "other"),

@@ -1,7 +1,8 @@
 """Plain news articles as JSON lines (doc_id, title, dct, content), turned into task-style Documents.
 
 Token ids follow the CoNLL scheme: ``ID.t1.N`` for the title, ``ID.bP.N`` for body paragraph P,
-with tokens from spaCy's tokenizer; line breaks become NEWLINE tokens.
+with tokens from spaCy's English tokenizer rules (the same rules as the pipeline's model, without
+loading it); line breaks become NEWLINE tokens.
 """
 
 from __future__ import annotations
@@ -9,7 +10,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+from functools import lru_cache
 from typing import Iterator
+
+from spacy.tokenizer import Tokenizer
 
 from kg_count.errors import InputError
 from kg_count.io.conll import BEGIN_RE, NEWLINE_TOKEN, Document, Token, parse_dct, text_lines
@@ -17,7 +21,15 @@ from kg_count.io.conll import BEGIN_RE, NEWLINE_TOKEN, Document, Token, parse_dc
 REQUIRED_FIELDS = ("doc_id", "title", "dct", "content")
 
 
-def _tokens(tokenizer, doc_id: str, title: str, content: str) -> list[Token]:
+@lru_cache(maxsize=1)
+def english_tokenizer() -> Tokenizer:
+    """spaCy's rule-based English tokenizer (no trained model needed)."""
+    import spacy
+
+    return spacy.blank("en").tokenizer
+
+
+def _tokens(tokenizer: Tokenizer, doc_id: str, title: str, content: str) -> list[Token]:
     tokens = [Token(f"{doc_id}.t1.{i}", t.text, "TITLE", "t1", i)
               for i, t in enumerate((t for t in tokenizer(title) if not t.is_space), start=1)]
     paragraphs = [p.strip() for p in content.split("\n") if p.strip()]
@@ -56,9 +68,7 @@ def _checked_article(record: object, path: object, number: int) -> tuple[str, dt
 
 def iter_articles(path: str | os.PathLike) -> Iterator[Document]:
     """Yield one Document per JSON line; InputError names the file and line of a bad record."""
-    from kg_count.nlp.model import load_model
-
-    tokenizer = load_model().tokenizer
+    tokenizer = english_tokenizer()
     for number, record in _json_lines(path):
         doc_id, dct = _checked_article(record, path, number)
         tokens = _tokens(tokenizer, doc_id, str(record["title"]), str(record["content"]))

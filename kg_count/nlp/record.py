@@ -60,6 +60,7 @@ class DocumentRecord:
             "event_types": self.event_types, "incident_date": self.incident_date.isoformat(),
             "date_granularity": self.date_granularity, "date_certainty": self.date_certainty,
             "city": self.city, "state": self.state, "city_iri": self.city_iri, "state_iri": self.state_iri,
+            "place_evidence": self.place_evidence,
             "killed": self.killed, "injured": self.injured, "fired": self.fired,
             "participants": [{"name": p.full_name, "age": p.age, "role": p.role, "status": p.status}
                              for p in self.participants],

@@ -28,7 +28,7 @@ def _oriented(parsed: SemanticQuestion) -> tuple[str, bool]:
     return RELATION_OF_TYPE[parsed.relation], parsed.direction == "effect"
 
 
-def answer_question(analysis: AnalysedPassage, question: str, models: QAModels) -> list[str]:
+def answer_ester_question(analysis: AnalysedPassage, question: str, models: QAModels) -> list[str]:
     """Answer phrases for one question, best first: the top related event, then others above threshold."""
     parsed = parse_semantic_question(question)
     question_doc = parse(question)
@@ -57,7 +57,7 @@ def answer_ester(questions: Iterable[EsterQuestion], models: QAModels) -> dict:
     for text, items in progress(groups.items(), "passages", total=len(groups), unit="passage"):
         analysis = analyse_passage(items[0].passage_id, text, models, "ester")
         for q in items:
-            predictions[str(q.index)] = answer_question(analysis, q.question, models)
+            predictions[str(q.index)] = answer_ester_question(analysis, q.question, models)
     return predictions
 
 

@@ -29,8 +29,6 @@ MODALITY_CUES = (
     ("certain", r"\b(definitely|certainly|surely)\b"),
     ("should", r"\b(should|must|ought)\b"),
 )
-PHASE_CUES = (("started", r"\b(start|started|starts|begin|began|begun|begins|beginning)\b"),
-              ("ended", r"\b(end|ended|ends|finish|finished|finishes|stopped|completed)\b"))
 QUESTION_WORDS = {"what", "which", "who", "when", "why", "how", "event", "events", "happen", "happened", "happens",
                   "happening", "occur", "occurred", "take", "took", "place", "do", "does", "did", "be", "is",
                   "was", "were", "are", "has", "have", "had", "will", "would", "could", "might", "may", "can",
@@ -54,12 +52,11 @@ EFFECT_DIRECTION = r"\b(what did .* (cause|lead to|result in)|result of|conseque
 
 @dataclass(frozen=True)
 class TemporalQuestion:
-    """A parsed TORQUE question: default kind or relation, phase, modality marks, and the anchor text."""
+    """A parsed TORQUE question: default kind or relation, modality marks, and the anchor text."""
 
     text: str
     default: str | None
     relation: str
-    phase: str
     modality: frozenset
     anchor_text: str
 
@@ -92,10 +89,10 @@ def _modality(text: str) -> frozenset:
 
 
 def parse_temporal_question(text: str) -> TemporalQuestion:
-    """Parse a TORQUE question: warm-up kind, or relation + phase + modality + anchor clause."""
+    """Parse a TORQUE question: warm-up kind, or relation + modality + anchor clause."""
     normal = _normalise(text)
     if normal in DEFAULT_QUESTIONS:
-        return TemporalQuestion(text, DEFAULT_QUESTIONS[normal], "status", "", frozenset(), "")
+        return TemporalQuestion(text, DEFAULT_QUESTIONS[normal], "status", frozenset(), "")
     relation, anchor = "other", normal
     best = None
     for cue, name in TEMPORAL_CUES:
@@ -107,8 +104,7 @@ def parse_temporal_question(text: str) -> TemporalQuestion:
         head, anchor = normal[:match.start()], normal[match.end():]
     else:
         head = normal
-    phase = next((name for name, pattern in PHASE_CUES if re.search(pattern, head)), "happened")
-    return TemporalQuestion(text, None, relation, phase, _modality(head), anchor.strip(" ?.!"))
+    return TemporalQuestion(text, None, relation, _modality(head), anchor.strip(" ?.!"))
 
 
 def parse_semantic_question(text: str) -> SemanticQuestion:

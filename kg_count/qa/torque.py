@@ -39,7 +39,7 @@ def question_anchor(analysis: AnalysedPassage, parsed: TemporalQuestion) -> Pass
     return find_anchor(analysis.events, analysis.doc, parse(parsed.anchor_text))
 
 
-def answer_question(analysis: AnalysedPassage, question: str, models: QAModels) -> list[tuple[int, int]]:
+def answer_torque_question(analysis: AnalysedPassage, question: str, models: QAModels) -> list[tuple[int, int]]:
     """The trigger spans answering one question: a status query or a relation query over the graph."""
     parsed = parse_temporal_question(question)
     if parsed.default:
@@ -62,7 +62,7 @@ def answer_torque(questions: Iterable[TorqueQuestion], models: QAModels) -> dict
         analysis = analyse_passage(items[0].passage_id, text, models, "torque")
         answers = predictions.setdefault(items[0].passage_id, {})
         for q in items:
-            answers[q.question] = [list(s) for s in answer_question(analysis, q.question, models)]
+            answers[q.question] = [list(s) for s in answer_torque_question(analysis, q.question, models)]
     return predictions
 
 

@@ -225,7 +225,7 @@ def labelled_tasks(tasks: Sequence[tuple[Path, Path]]):
     """Questions, gold and labelled candidates of several (task folder, built store) pairs; ids prefixed
     with the task folder's name (``test-dev:2-5109``) so that sets never collide."""
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents.build import ensure_incidents
+    from kg_count.incidents.materialise import ensure_incidents
 
     questions, gold, candidates = {}, {}, {}
     for task_dir, store_path in tasks:

@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 from rdflib import RDF, XSD, Graph, Literal, Namespace, URIRef
 
-from kg_count.graph.build import document_iri
+from kg_count.graph.document_graph import document_iri
 from kg_count.graph.namespaces import GEO, GRANULARITY_UNITS, KGC, PROV, SEM, TIME, bind_prefixes
 from kg_count.incidents.reconcile import Incident
 from kg_count.geography import iri_coordinates

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from rdflib import Literal
 
-from kg_count.graph import incident_graph as incident_graph_module
-from kg_count.graph.incident_graph import INCIDENT_GRAPH, incident_graph
+from kg_count.incidents import incident_graph as incident_graph_module
+from kg_count.incidents.incident_graph import INCIDENT_GRAPH, incident_graph
 from kg_count.graph.namespaces import KGC
 from kg_count.incidents import cluster, confidence, evidence, reconcile as reconcile_module, reports
 from kg_count.incidents.cluster import cluster_reports

@@ -28,7 +28,7 @@ def answer_with_graph(questions: Mapping[str, Question], docs: Path, store_path=
     from kg_count.answer.graph_answer import answer_from_store
     from kg_count.graph.loader import build_store
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents.build import ensure_incidents
+    from kg_count.incidents.materialise import ensure_incidents
 
     store_path = store_path or default_store(docs)
     summary = build_store(docs, store_path, **(build or {}))

@@ -1,0 +1,1 @@
+"""Training the learned models from labelled data: orchestration above answering and scoring."""
