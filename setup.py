@@ -7,7 +7,8 @@ from pathlib import Path
 from setuptools import find_namespace_packages, setup
 
 DATA_FOLDERS = {"kg_count.ontology": "ontology", "kg_count.queries": "queries"}
-PACKAGE_DATA = {"kg_count.resources": ["lexnames", "*.tsv", "*.txt"], "kg_count.qa.models": ["*"],
+PACKAGE_DATA = {"kg_count": ["default_settings.toml"], "kg_count.resources": ["lexnames", "*.tsv", "*.txt"],
+                "kg_count.qa.models": ["*"],
                 "kg_count.incidents.models": ["*"]}
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import re
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 
 from kg_count import __version__
 from kg_count.errors import KgCountError, UsageError
+from kg_count.settings import settings
 from kg_count.task import EVENT_TYPES
 from kg_count.qa.commands import add_qa_parser
 
@@ -46,7 +48,8 @@ def _count_at_least(minimum: int):
 
 
 def _add_build_options(parser) -> None:
-    parser.add_argument("--batch-size", type=_count_at_least(1), default=32, help="documents per batch (default: 32)")
+    parser.add_argument("--batch-size", type=_count_at_least(1), default=None,
+                        help="documents per batch (default: [batch] documents in the settings, 32)")
     parser.add_argument("--workers", type=_count_at_least(1), default=1,
                         help="local processes extracting documents (default: 1)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
@@ -230,16 +233,10 @@ def run_sparql(args: argparse.Namespace) -> int:
 
 
 def run_extract(args: argparse.Namespace) -> int:
-    from kg_count.io.articles import iter_any
-    from kg_count.io.atomic import atomic_writer
-    from kg_count.nlp.pipeline import process
-    from kg_count.progress import progress
+    from kg_count.nlp.pipeline import extract_file
 
-    documents = list(iter_any(args.docs))
-    with atomic_writer(args.out) as out:
-        for record in progress(process(documents), "extracting", total=len(documents), unit="doc"):
-            out.write(json.dumps(record.summary()) + "\n")
-    print(f"extracted {len(documents)} documents -> {args.out}")
+    count = extract_file(args.docs, args.out)
+    print(f"extracted {count} documents -> {args.out}")
     return 0
 
 
@@ -268,58 +265,15 @@ def _remember_parsers(parser: argparse.ArgumentParser) -> None:
                 _remember_parsers(sub)
 
 
-def answer_file(system: str, docs: Path, questions: Path, out: Path, store_path=None,
-                conll_out: Path | None = None, build: dict | None = None) -> dict:
-    """Answer the questions file ``questions`` over the documents ``docs`` with ``system``; write ``out``.
-
-    Questions are validated before the documents are read. The graph system first builds what
-    the store lacks (``build``: the options of ``build_store``) and the incidents over the whole
-    store. Returns the answers by question id.
-    """
-    from kg_count.io.answers import write_system_answers
-    from kg_count.io.questions import read_questions
-
-    parsed = read_questions(questions)
-    if system == "baseline":
-        from kg_count.answer.baseline import answer_baseline
-        from kg_count.io.conll import read_documents
-
-        if conll_out is not None:
-            raise UsageError("--conll-out needs the graph system")
-        answers = answer_baseline(parsed, read_documents(docs))
-    else:
-        from kg_count.answer.batch import answer_with_graph
-
-        answers = answer_with_graph(parsed, docs, store_path, conll_out, build)
-    write_system_answers(out, answers)
-    return answers
-
-
 def run_answer(args: argparse.Namespace) -> int:
+    from kg_count.answer.batch import answer_file
+
     answers = answer_file(args.system, args.docs, args.questions, args.out, args.store, args.conll_out,
                           build_options(args))
     print(f"answered {len(answers)} questions -> {args.out}")
     if args.conll_out is not None:
         print(f"documents with event coreference chains -> {args.conll_out}")
     return 0
-
-
-def read_answer_files(gold: Path, system: Path, questions: Path | None = None) -> tuple[dict, dict, dict | None]:
-    """Read gold answers, system answers and the questions (``questions``, else the questions.json
-    beside the gold file when there is one, else None)."""
-    from kg_count.io.answers import read_gold_answers, read_system_answers
-    from kg_count.io.questions import read_questions
-
-    if questions is None and (gold.parent / "questions.json").is_file():
-        questions = gold.parent / "questions.json"
-    return read_gold_answers(gold), read_system_answers(system), read_questions(questions) if questions else None
-
-
-def score_answer_files(gold: Path, system: Path, questions: Path | None = None, subtask: int | None = None) -> dict:
-    """Read gold, system answers and (optional) questions and return the task scores."""
-    from kg_count.evaluate.task_scores import evaluate_answers
-
-    return evaluate_answers(*read_answer_files(gold, system, questions), subtask)
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
@@ -335,6 +289,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.report is not None and args.report.exists() and not args.report.is_dir():
         raise UsageError(f"--report {args.report} is a file; give a folder for index.html")
     if answers_given:
+        from kg_count.evaluate.answer_files import read_answer_files
         from kg_count.evaluate.task_scores import evaluate_answers
 
         inputs = read_answer_files(args.gold, args.system, args.questions)
@@ -344,24 +299,11 @@ def run_evaluate(args: argparse.Namespace) -> int:
             path = write_html_report(args, scores, inputs)
             print(f"report -> {path}", file=sys.stderr if args.json else sys.stdout)
     else:
-        from kg_count.evaluate.coreference import score_coreference
-        from kg_count.io.conll import read_chains
+        from kg_count.evaluate.coreference import score_chain_files
 
-        gold, system = read_chains(args.gold_conll), read_chains(args.system_conll)
-        _require_same_documents(gold, system, args.gold_conll, args.system_conll)
-        scores = score_coreference(gold, system, args.cross_document)
+        scores = score_chain_files(args.gold_conll, args.system_conll, args.cross_document)
         print(json.dumps(scores, indent=2) if args.json else format_coreference_scores(scores))
     return 0
-
-
-def _require_same_documents(gold: dict, system: dict, gold_path: Path, system_path: Path) -> None:
-    """InputError when the gold and system CoNLL files do not hold the same documents."""
-    from kg_count.errors import InputError
-
-    for path, missing in ((system_path, set(gold) - set(system)), (gold_path, set(system) - set(gold))):
-        if missing:
-            raise InputError(f"lacks {len(missing)} document(s) the other file has (e.g. {min(missing)}): "
-                             "is one file truncated?", path)
 
 
 def write_html_report(args: argparse.Namespace, scores: dict, inputs: tuple[dict, dict, dict | None]) -> Path:
@@ -372,14 +314,16 @@ def write_html_report(args: argparse.Namespace, scores: dict, inputs: tuple[dict
     doc_incidents = {}
     if args.store is not None:
         from kg_count.graph.store import GraphStore
-        from kg_count.graph.queries import read_query
+        from kg_count.incidents.explain import document_incidents
 
         with GraphStore(args.store, create=False) as store:
-            doc_incidents = {str(r.docId): str(r.incidentId) for r in store.query(read_query("document_incidents"))}
+            doc_incidents = document_incidents(store)
     return write_report(args.report, scores, *inputs, doc_incidents)
 
 
 def run_sample(args: argparse.Namespace) -> int:
+    from kg_count.answer.batch import answer_file
+    from kg_count.evaluate.answer_files import score_answer_files
     from kg_count.evaluate.text_report import format_task_scores
 
     docs = args.sample / "docs.conll"
@@ -399,11 +343,33 @@ def run_sample(args: argparse.Namespace) -> int:
     return 0
 
 
+class _StandardErrorHandler(logging.Handler):
+    """Writes log records to whatever ``sys.stderr`` is when they are emitted: progress plainly, notes and
+    warnings as ``kg-count: warning: ...``."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if record.levelno >= logging.WARNING:
+            message = f"kg-count: {record.levelname.lower()}: {message}"
+        print(message, file=sys.stderr, flush=True)
+
+
+def configure_logging() -> None:
+    """Send the library's log (the ``kg_count`` loggers) at INFO and above to standard error, once."""
+    logger = logging.getLogger("kg_count")
+    if not any(isinstance(h, _StandardErrorHandler) for h in logger.handlers):
+        logger.addHandler(_StandardErrorHandler())
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run ``kg-count`` with ``argv``; return the exit code."""
+    configure_logging()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        settings()  # a bad settings file stops every command before it writes anything
         return args.handler(args)
     except UsageError as error:
         getattr(args, "command_parser", parser).error(str(error))

@@ -9,10 +9,12 @@ chooses (between documents); a second Ctrl-C interrupts at once.
 from __future__ import annotations
 
 import contextlib
+import logging
 import signal
-import sys
 import threading
 from typing import Iterator
+
+logger = logging.getLogger(__name__)
 
 
 class _Flag:
@@ -31,8 +33,7 @@ def deferred_interrupts() -> Iterator[_Flag]:
         if flag.raised:
             raise KeyboardInterrupt
         flag.raised = True
-        print("\nkg-count: stopping after the current document (Ctrl-C again to stop at once)",
-              file=sys.stderr, flush=True)
+        logger.warning("stopping after the current document (Ctrl-C again to stop at once)")
 
     previous = signal.signal(signal.SIGINT, on_interrupt)
     try:

@@ -1,7 +1,9 @@
-"""Progress bars for long steps: tqdm on standard error, shown only on a terminal unless forced."""
+"""Progress bars for long steps (tqdm on standard error, shown only on a terminal unless forced) and
+status messages (logged at INFO when bars are shown, else at DEBUG)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from typing import Iterable, TypeVar
@@ -9,6 +11,7 @@ from typing import Iterable, TypeVar
 from tqdm import tqdm
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 
 def _disabled() -> bool | None:
@@ -29,6 +32,6 @@ def progress(items: Iterable[T], description: str, total: int | None = None, uni
 
 
 def status(message: str) -> None:
-    """Tell the user on standard error what a long step without a bar is doing (when bars are shown)."""
-    if _disabled() is False or (_disabled() is None and sys.stderr.isatty()):
-        print(f"{message} ...", file=sys.stderr, flush=True)
+    """Log what a long step without a bar is doing: at INFO when bars are shown, else at DEBUG."""
+    shown = _disabled() is False or (_disabled() is None and sys.stderr.isatty())
+    logger.log(logging.INFO if shown else logging.DEBUG, "%s ...", message)

@@ -185,15 +185,6 @@ def test_answering_a_subset_of_the_store_says_so(tmp_path, capsys):
     assert code == 0 and "the store holds 2 documents besides the 1 of" in err
 
 
-def test_a_changed_clustering_setting_changes_the_incident_fingerprint(tmp_path, monkeypatch):
-    from kg_count.incidents import evidence
-    from kg_count.incidents.materialise import settings_fingerprint
-
-    before = settings_fingerprint()
-    monkeypatch.setattr(evidence, "MERGE_THRESHOLD", evidence.MERGE_THRESHOLD + 0.5)
-    assert settings_fingerprint() != before
-    monkeypatch.undo()
-    assert settings_fingerprint() == before
 
 
 def test_incident_explanations_list_each_document_once_in_date_order(tmp_path, capsys):

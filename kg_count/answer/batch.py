@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import hashlib
-import sys
+import logging
 from pathlib import Path
 from typing import Mapping
 
+from kg_count.errors import UsageError
 from kg_count.io.answers import SystemAnswer
 from kg_count.io.questions import Question
 from kg_count.resources.wordnet import project_cache
+
+logger = logging.getLogger(__name__)
 
 
 def default_store(docs: Path) -> Path:
@@ -32,18 +35,42 @@ def answer_with_graph(questions: Mapping[str, Question], docs: Path, store_path=
 
     store_path = store_path or default_store(docs)
     summary = build_store(docs, store_path, **(build or {}))
-    print(f"store {store_path}: {summary.skipped} documents already in it, {summary.added} added")
+    logger.info("store %s: %d documents already in it, %d added", store_path, summary.skipped, summary.added)
     with GraphStore(store_path) as store:
         if summary.in_store > summary.documents:
-            print(f"kg-count: note: the store holds {summary.in_store - summary.documents} documents besides "
-                  f"the {summary.documents} of {docs}; answers count incidents over all {summary.in_store}",
-                  file=sys.stderr)
+            logger.warning("the store holds %d documents besides the %d of %s; answers count incidents over all %d",
+                           summary.in_store - summary.documents, summary.documents, docs, summary.in_store)
         count, rebuilt = ensure_incidents(store)
-        print(f"incidents: {count} ({'rebuilt' if rebuilt else 'up to date'})")
+        logger.info("incidents: %d (%s)", count, "rebuilt" if rebuilt else "up to date")
         answers = answer_from_store(store, questions)
         if conll_out is not None:
             from kg_count.answer.chains import write_chains
             from kg_count.io.articles import iter_any
 
             write_chains(conll_out, store, list(iter_any(docs)))
+    return answers
+
+
+def answer_file(system: str, docs: Path, questions: Path, out: Path, store_path=None,
+                conll_out: Path | None = None, build: dict | None = None) -> dict:
+    """Answer the questions file ``questions`` over the documents ``docs`` with ``system``; write ``out``.
+
+    Questions are validated before the documents are read. The graph system first builds what
+    the store lacks (``build``: the options of ``build_store``) and the incidents over the whole
+    store. Returns the answers by question id.
+    """
+    from kg_count.io.answers import write_system_answers
+    from kg_count.io.questions import read_questions
+
+    parsed = read_questions(questions)
+    if system == "baseline":
+        from kg_count.answer.baseline import answer_baseline
+        from kg_count.io.conll import read_documents
+
+        if conll_out is not None:
+            raise UsageError("--conll-out needs the graph system")
+        answers = answer_baseline(parsed, read_documents(docs))
+    else:
+        answers = answer_with_graph(parsed, docs, store_path, conll_out, build)
+    write_system_answers(out, answers)
     return answers

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from typing import Sequence
+from typing import Sequence, TYPE_CHECKING
 
 from kg_count.graph.queries import read_query
 from kg_count.io.conll import Document, Mention, write_documents
 
+if TYPE_CHECKING:
+    from kg_count.graph.store import GraphStore
 
-def incident_chains(store, documents: Sequence[Document]) -> dict[str, dict[int, list[Mention]]]:
+
+def incident_chains(store: GraphStore, documents: Sequence[Document]) -> dict[str, dict[int, list[Mention]]]:
     """Read the store's incident mentions; return ``{doc_id: {chain_id: [(start, end), ...]}}``.
 
     Chain ids number the incidents in the order of their ids, from 1.
@@ -30,6 +33,6 @@ def incident_chains(store, documents: Sequence[Document]) -> dict[str, dict[int,
     return {doc_id: {c: sorted(m) for c, m in found.items()} for doc_id, found in chains.items()}
 
 
-def write_chains(path: str | os.PathLike, store, documents: Sequence[Document]) -> None:
+def write_chains(path: str | os.PathLike, store: GraphStore, documents: Sequence[Document]) -> None:
     """Write ``documents`` as CoNLL with the store's incident chains in the fourth column (atomically)."""
     write_documents(path, documents, incident_chains(store, documents))

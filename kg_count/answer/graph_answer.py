@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Mapping, TYPE_CHECKING
 
 from rdflib import XSD, Literal, URIRef
 
@@ -34,9 +34,11 @@ from kg_count.io.answers import SystemAnswer
 from kg_count.io.questions import Question
 from kg_count.geography import iri_coordinates, parse_city_iri, state_iri
 from kg_count.progress import progress
+from kg_count.settings import settings
 
-NEAR_DAYS = 3
-NEAR_KM = 30.0
+if TYPE_CHECKING:
+    from kg_count.graph.store import GraphStore
+
 SIBLING_TYPE = {"killing": "injuring", "injuring": "killing"}
 COUNT_OF_TYPE = {"killing": "killed", "injuring": "injured", "job_firing": "fired", "fire_burning": None}
 
@@ -74,10 +76,11 @@ def question_query(fragments: tuple[str, ...], bindings: dict) -> str:
 def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dict] | None:
     """The constraint fragments and variable bindings that express ``question``.
 
-    ``relax`` 1 widens the asked time by NEAR_DAYS either side and takes cities within NEAR_KM;
-    2 asks for the city's state instead; 3 also asks the sibling gun-violence type. Returns None
+    ``relax`` 1 widens the asked time by ``near_days`` either side and takes cities within ``near_km``
+    ([answering] settings); 2 asks for the city's state instead; 3 also asks the sibling gun-violence type. Returns None
     when a relaxation does not apply.
     """
+    near = settings().answering
     event_type = question.event_type
     if relax >= 3:
         if event_type not in SIBLING_TYPE:
@@ -85,7 +88,7 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
         event_type = SIBLING_TYPE[event_type]
     fragments, bindings = [], {"eventType": KGC[event_type]}
     if question.time is not None:
-        margin = dt.timedelta(days=NEAR_DAYS if relax else 0)
+        margin = dt.timedelta(days=near.near_days if relax else 0)
         fragments.append("time")
         bindings["start"] = Literal(question.time.start - margin, datatype=XSD.date)
         bindings["end"] = Literal(question.time.end + margin, datatype=XSD.date)
@@ -98,7 +101,7 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
             bindings["place"] = URIRef(state_iri(city[1]))
         elif where is not None:
             fragments.append("city_near")
-            dlat = NEAR_KM / 111.0
+            dlat = near.near_km / 111.0
             dlong = dlat / max(math.cos(math.radians(where[0])), 0.1)
             for name, number in (("lat", where[0]), ("long", where[1]), ("dlat", dlat), ("dlong", dlong)):
                 bindings[name] = Literal(number, datatype=XSD.double)
@@ -112,7 +115,7 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
     return tuple(fragments), bindings
 
 
-def incidents_of_plan(store, plan: tuple[tuple[str, ...], dict] | None) -> list[FoundIncident]:
+def incidents_of_plan(store: GraphStore, plan: tuple[tuple[str, ...], dict] | None) -> list[FoundIncident]:
     """Run the query of a ``query_plan`` result; the incidents found, with their documents (none for None)."""
     if plan is None:
         return []
@@ -159,7 +162,7 @@ def best_incident(incidents: list[FoundIncident]) -> FoundIncident:
     return max(incidents, key=lambda i: (i.rows, i.certainty == "text", i.iri))
 
 
-def candidate_incidents(store, question: Question) -> list[FoundIncident]:
+def candidate_incidents(store: GraphStore, question: Question) -> list[FoundIncident]:
     """The incidents that fit ``question``; for S1, which always has an answer, the first relaxation that finds any."""
     plans = [query_plan(question)]
     incidents = incidents_of_plan(store, plans[0])
@@ -174,7 +177,7 @@ def candidate_incidents(store, question: Question) -> list[FoundIncident]:
     return incidents
 
 
-def answer_task_question(store, question: Question) -> SystemAnswer:
+def answer_task_question(store: GraphStore, question: Question) -> SystemAnswer:
     """Answer one question from the store's incidents and the shipped incident-match model."""
     model = shipped_model()
     incidents = candidate_incidents(store, question)
@@ -185,7 +188,7 @@ def answer_task_question(store, question: Question) -> SystemAnswer:
     return answer_from_candidates(question, incidents, probabilities, model)
 
 
-def answer_from_store(store, questions: Mapping[str, Question]) -> dict[str, SystemAnswer]:
+def answer_from_store(store: GraphStore, questions: Mapping[str, Question]) -> dict[str, SystemAnswer]:
     """Answer every question; return the answers by question id."""
     return {qid: answer_task_question(store, question)
             for qid, question in progress(questions.items(), "answering", total=len(questions), unit="q")}

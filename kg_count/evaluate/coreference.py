@@ -11,10 +11,13 @@ document instead, so chains that span documents count as such.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Hashable, Mapping, Sequence
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
+
+from kg_count.errors import InputError
 
 Entity = frozenset
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")
@@ -177,3 +180,20 @@ def score_coreference(key_docs: Mapping[str, Mapping[int, Sequence]],
         results[name] = {"recall": 100 * recall, "precision": 100 * precision, "f1": 100 * f1}
     results["average"] = sum(results[name]["f1"] for name in METRICS) / len(METRICS)
     return results
+
+
+def require_same_documents(gold: dict, system: dict, gold_path: Path, system_path: Path) -> None:
+    """InputError when the gold and system CoNLL files do not hold the same documents."""
+    for path, missing in ((system_path, set(gold) - set(system)), (gold_path, set(system) - set(gold))):
+        if missing:
+            raise InputError(f"lacks {len(missing)} document(s) the other file has (e.g. {min(missing)}): "
+                             "is one file truncated?", path)
+
+
+def score_chain_files(gold_path: Path, system_path: Path, cross_document: bool = False) -> dict:
+    """Read gold and system CoNLL coreference chains, check they hold the same documents, and score them."""
+    from kg_count.io.conll import read_chains
+
+    gold, system = read_chains(gold_path), read_chains(system_path)
+    require_same_documents(gold, system, gold_path, system_path)
+    return score_coreference(gold, system, cross_document)

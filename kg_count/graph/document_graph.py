@@ -12,7 +12,7 @@ from urllib.parse import quote
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
 
 from kg_count.graph.namespaces import DOC, GAF, GRANULARITY_UNITS, KGC, NIF, SEM, TIME, bind_prefixes
-from kg_count.nlp.pipeline import PIPELINE_VERSION
+from kg_count.nlp.version import pipeline_version
 from kg_count.nlp.record import DocumentRecord, MentionRecord
 
 COUNT_PROPERTIES = (("killed", KGC.killedCount), ("injured", KGC.injuredCount), ("fired", KGC.firedCount))
@@ -107,5 +107,5 @@ def document_graph(record: DocumentRecord, content_hash: str | None = None) -> G
                 graph.add((event, KGC.frame, KGC[f"frame_{mention.frame}"]))
     if content_hash is not None:
         graph.add((doc, KGC.contentHash, Literal(content_hash)))
-    graph.add((doc, KGC.pipelineVersion, Literal(PIPELINE_VERSION)))
+    graph.add((doc, KGC.pipelineVersion, Literal(pipeline_version())))
     return graph

@@ -50,7 +50,7 @@ class BuildSummary:
         ]
 
 
-def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: int = 32, workers: int = 1,
+def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: int | None = None, workers: int = 1,
                 scheduler: str | None = None, cache: str | os.PathLike | None = None) -> BuildSummary:
     """Add every document of ``docs`` (CoNLL or JSON lines) that the store at ``location`` lacks or holds
     from other content; return a summary.

@@ -1,6 +1,6 @@
 """The vocabularies the graphs use, as rdflib namespaces."""
 
-from rdflib import OWL, RDF, RDFS, XSD, Namespace
+from rdflib import OWL, RDF, RDFS, XSD, Graph, Namespace
 
 from kg_count.task import DBPEDIA_PREFIX, KGC_NAMESPACE
 
@@ -22,7 +22,7 @@ SPARQL_PROLOGUE = "\n".join(f"PREFIX {prefix}: <{namespace}>"
 GRANULARITY_UNITS = {"day": TIME.unitDay, "week": TIME.unitWeek, "month": TIME.unitMonth, "year": TIME.unitYear}
 
 
-def bind_prefixes(graph) -> None:
+def bind_prefixes(graph: Graph) -> None:
     """Bind the project prefixes on a graph, for readable Turtle."""
     for prefix, namespace in PREFIXES.items():
         graph.bind(prefix, namespace)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from kg_count.learning.linear_model import LinearModel
+from kg_count.settings import settings
 
 MODEL_PATH = Path(__file__).with_name("models") / "incident_match.json"
 FOLLOW_UP_WORDS = frozenset({
@@ -36,7 +37,6 @@ FOLLOW_UP_WORDS = frozenset({
     "indictment", "hearing", "bond", "bail", "prison", "years", "life", "verdict", "murder", "manslaughter",
     "extradited", "custody", "suspect", "suspects", "mourn", "mourns", "honor", "honored", "rally", "protest",
 })
-FIRST_DAYS = 7
 
 
 @dataclass
@@ -123,7 +123,7 @@ def match_features(question, date: dt.date, granularity: str, certainty: str, ki
         features.append(f"q:time={asked.granularity}")
         if certainty == "dct":
             features.append(f"time:dct:{asked.granularity}")
-            if (date - asked.start).days < FIRST_DAYS:
+            if (date - asked.start).days < settings().confidence.first_days:
                 features.append(f"time:dct_early:{asked.granularity}")
         if granularity != "day":
             features.append(f"time:coarse:{asked.granularity}")

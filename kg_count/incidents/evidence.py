@@ -15,11 +15,7 @@ from rapidfuzz import fuzz
 
 from kg_count.incidents.reports import Report, ReportedPerson
 from kg_count.geography import place_coordinates
-
-MERGE_THRESHOLD = 3.0
-NEARBY_KM = 25.0
-DAYS_BEFORE_DCT = 7
-DATES_APART_PENALTY = 1.5
+from kg_count.settings import settings
 TITLE_STOPWORDS = frozenset({"a", "an", "the", "in", "on", "at", "of", "to", "for", "and", "after", "is", "was", "by",
                              "with", "police", "man", "woman", "say", "says", "said", "shot", "shooting", "killed",
                              "dead", "fire", "injured", "wounded"})
@@ -37,14 +33,14 @@ class Comparison:
 
     @property
     def should_merge(self) -> bool:
-        return not self.conflicts and self.score >= MERGE_THRESHOLD
+        return not self.conflicts and self.score >= settings().clustering.merge_threshold
 
 
 def date_interval(report: Report) -> tuple[dt.date, dt.date]:
     """The first and last day the report's incident may have happened on."""
     day = report.date
     if report.certainty == "dct":
-        return day - dt.timedelta(days=DAYS_BEFORE_DCT), day
+        return day - dt.timedelta(days=settings().clustering.days_before_dct), day
     if report.granularity == "day":
         return day - dt.timedelta(days=1), day + dt.timedelta(days=1)
     if report.granularity == "week":
@@ -56,14 +52,16 @@ def date_interval(report: Report) -> tuple[dt.date, dt.date]:
 
 def same_person(a: ReportedPerson, b: ReportedPerson) -> bool:
     """True when two named people are probably one: last names alike, first names or initials agreeing."""
-    if fuzz.ratio(a.last_name.lower(), b.last_name.lower()) < 90:
+    limits = settings().clustering
+    if fuzz.ratio(a.last_name.lower(), b.last_name.lower()) < limits.last_name_similarity:
         return False
     first_a, first_b = a.first_name.lower().rstrip("."), b.first_name.lower().rstrip(".")
     if not first_a or not first_b:
         return True
     if len(first_a) == 1 or len(first_b) == 1:
         return first_a[0] == first_b[0]
-    return fuzz.ratio(first_a, first_b) >= 80 or first_a.startswith(first_b) or first_b.startswith(first_a)
+    return (fuzz.ratio(first_a, first_b) >= limits.first_name_similarity
+            or first_a.startswith(first_b) or first_b.startswith(first_a))
 
 
 def _title_words(title: str) -> str:
@@ -84,6 +82,7 @@ def compare(a: Report, b: Report) -> Comparison:
     Dates that cannot agree forbid a merge unless both reports name the same person (follow-up
     stories about an arrest or a trial carry later dates); other states and distant cities always do.
     """
+    weights = settings().clustering
     result = Comparison()
     if a.family != b.family:
         result.conflicts.append(f"kinds differ ({a.family} / {b.family})")
@@ -96,42 +95,46 @@ def compare(a: Report, b: Report) -> Comparison:
         if not shared:
             result.conflicts.append(f"dates apart ({a.date} / {b.date})")
             return result
-        result.add(-DATES_APART_PENALTY, f"dates apart ({a.date} / {b.date})")
+        result.add(-weights.dates_apart_penalty, f"dates apart ({a.date} / {b.date})")
     elif a.certainty == b.certainty == "text" and a.granularity == b.granularity == "day":
         gap = abs((a.date - b.date).days)
-        result.add(1.5 if gap == 0 else 0.5, "same day" if gap == 0 else f"dates {gap} day apart")
+        if gap == 0:
+            result.add(weights.same_day, "same day")
+        else:
+            result.add(weights.days_apart, f"dates {gap} day apart")
     else:
-        result.add(0.5, "dates overlap")
+        result.add(weights.dates_overlap, "dates overlap")
 
     if a.state_iri and b.state_iri and a.state_iri != b.state_iri:
         result.conflicts.append("states differ")
         return result
     if a.city_iri and b.city_iri:
         if a.city_iri == b.city_iri:
-            result.add(2.0, "same city")
+            result.add(weights.same_city, "same city")
         else:
             distance = _distance_km(a, b)
-            if distance is None or distance > NEARBY_KM:
+            if distance is None or distance > weights.nearby_km:
                 result.conflicts.append("cities differ")
                 return result
-            result.add(0.5, f"cities {distance:.0f} km apart")
+            result.add(weights.nearby_cities, f"cities {distance:.0f} km apart")
     elif a.state_iri and b.state_iri:
-        result.add(0.5, "same state")
+        result.add(weights.same_state, "same state")
 
     if shared:
-        result.add(3.0, f"shared names: {', '.join(shared)}")
+        result.add(weights.shared_names, f"shared names: {', '.join(shared)}")
     else:
         a_harmed = [p for p in a_names if p.status in ("killed", "injured")]
         b_harmed = [p for p in b_names if p.status in ("killed", "injured")]
         if a_harmed and b_harmed:
-            result.add(-2.5, "different victims named")
+            result.add(weights.different_victims, "different victims named")
 
     for name in ("killed", "injured", "fired"):
         here, there = getattr(a, name), getattr(b, name)
         if here and there and here == there:
-            result.add(0.5, f"both {name} {here}")  # differing counts are no evidence: later reports update them
+            # differing counts are no evidence: later reports update them
+            result.add(weights.same_count, f"both {name} {here}")
 
     similarity = fuzz.token_set_ratio(_title_words(a.title), _title_words(b.title))
-    if similarity >= 70:
-        result.add(1.0, f"titles alike ({similarity:.0f})")
+    if similarity >= weights.title_similarity:
+        result.add(weights.titles_alike, f"titles alike ({similarity:.0f})")
     return result

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kg_count.errors import InputError
 from kg_count.graph.document_graph import document_iri
-from kg_count.incidents.incident_graph import INCIDENT_GRAPH, incident_iri
 from kg_count.graph.namespaces import KGC, PROV, SEM, TIME
-from kg_count.incidents.materialise import ensure_incidents
 from kg_count.graph.queries import read_query
 from kg_count.graph.results import readable_graph
+from kg_count.incidents.incident_graph import INCIDENT_GRAPH, incident_iri
+from kg_count.incidents.materialise import ensure_incidents
+
+if TYPE_CHECKING:
+    from kg_count.graph.store import GraphStore
 
 
 def _local(iri) -> str:
     return str(iri).rsplit("/", 1)[-1].rsplit("#", 1)[-1]
 
 
-def _incident(store, incident_id: str) -> tuple:
+def _incident(store: GraphStore, incident_id: str) -> tuple:
     """The incident's node and its triples (its own, its time's and its people's) as an in-memory Graph;
     InputError when the store has no such incident."""
     ensure_incidents(store)
@@ -30,12 +35,12 @@ def _incident(store, incident_id: str) -> tuple:
     return incident_iri(incident_id), graph
 
 
-def incident_turtle(store, incident_id: str) -> str:
+def incident_turtle(store: GraphStore, incident_id: str) -> str:
     """The Turtle of one incident: its node, time and people."""
     return _incident(store, incident_id)[1].serialize(format="turtle")
 
 
-def _document_lines(store, doc_iris) -> list[str]:
+def _document_lines(store: GraphStore, doc_iris) -> list[str]:
     """One line per document (earliest DCT first): what it reported, its event types joined."""
     reported: dict[str, dict] = {}
     wanted = {str(iri) for iri in doc_iris}
@@ -53,7 +58,7 @@ def _document_lines(store, doc_iris) -> list[str]:
     return lines
 
 
-def explain_incident(store, incident_id: str) -> str:
+def explain_incident(store: GraphStore, incident_id: str) -> str:
     """One incident as text: properties, documents (earliest first) with what each reported, and the merge reasons."""
     node, graph = _incident(store, incident_id)
     time_node = graph.value(node, SEM.hasTime)
@@ -80,7 +85,7 @@ def explain_incident(store, incident_id: str) -> str:
     return "\n".join(lines)
 
 
-def list_incidents(store, event_type: str | None, place: str | None, date: str | None, limit: int) -> str:
+def list_incidents(store: GraphStore, event_type: str | None, place: str | None, date: str | None, limit: int) -> str:
     """A table of incidents filtered by type, place text and date prefix, most documents first."""
     ensure_incidents(store)
     rows = store.query(read_query("incident_list"))
@@ -102,3 +107,9 @@ def list_incidents(store, event_type: str | None, place: str | None, date: str |
     footer = f"{len(shown)} of {len(lines)} incidents shown"
     footer += "" if len(shown) == len(lines) else " (--limit 0 for all)"
     return "\n".join([header, *shown, footer])
+
+
+def document_incidents(store: GraphStore) -> dict[str, str]:
+    """Each document's incident id in the store's incident graph (built first when stale)."""
+    ensure_incidents(store)
+    return {str(r.docId): str(r.incidentId) for r in store.query(read_query("document_incidents"))}

@@ -8,48 +8,35 @@ questions are asked, and a changed clustering setting never leaves stale inciden
 from __future__ import annotations
 
 import hashlib
-import inspect
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rdflib import Literal
 
 from kg_count.incidents import incident_graph as incident_graph_module
 from kg_count.incidents.incident_graph import INCIDENT_GRAPH, incident_graph
 from kg_count.graph.namespaces import KGC
+from kg_count import geography
 from kg_count.incidents import cluster, confidence, evidence, reconcile as reconcile_module, reports
 from kg_count.incidents.cluster import cluster_reports
 from kg_count.incidents.confidence import MODEL_PATH, incident_features, shipped_model, twin_features
 from kg_count.incidents.reconcile import Incident, reconcile
 from kg_count.incidents.reports import reports_from_store
 from kg_count.progress import status
+from kg_count.settings import settings, stage_fingerprint
 
-CLUSTERING_MODULES = (reports, evidence, cluster, reconcile_module, incident_graph_module, confidence)
+if TYPE_CHECKING:
+    from kg_count.graph.store import GraphStore
 
-
-def _canonical(value) -> str:
-    """``repr`` with sets sorted and mappings in key order, so that it is the same in every process."""
-    if isinstance(value, (set, frozenset)):
-        return "{" + ", ".join(sorted(_canonical(v) for v in value)) + "}"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_canonical(k)}: {_canonical(v)}" for k, v in sorted(value.items(), key=repr)) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_canonical(v) for v in value) + "]"
-    if isinstance(value, Path):
-        return value.name  # not where the package is installed
-    return repr(value)
+CLUSTERING_MODULES = (reports, evidence, cluster, reconcile_module, incident_graph_module, confidence, geography)
 
 
 def settings_fingerprint(modules=CLUSTERING_MODULES) -> str:
-    """A hash of the source and the current upper-case settings (thresholds, weights, radii) of ``modules``."""
-    digest = hashlib.sha256()
-    for module in modules:
-        digest.update(inspect.getsource(module).encode())
-        for name in sorted(n for n in vars(module) if n.isupper()):
-            digest.update(f"{module.__name__}.{name}={_canonical(vars(module)[name])}\n".encode())
-    return digest.hexdigest()
+    """A hash of the [clustering] and [confidence] settings in force and of the source of ``modules``."""
+    current = settings()
+    return stage_fingerprint((current.clustering, current.confidence), modules)
 
 
-def fingerprint(store) -> str:
+def fingerprint(store: GraphStore) -> str:
     """A hash of the store's complete documents with their content hashes, of the clustering settings
     and of the incident-match model."""
     documents = sorted(f"{doc_id} {content}" for doc_id, content in store.document_versions().items())
@@ -73,20 +60,20 @@ def incidents_of(reports, model=None) -> list[Incident]:
     return incidents
 
 
-def stored_fingerprint(store) -> str | None:
+def stored_fingerprint(store: GraphStore) -> str | None:
     """The fingerprint the store's incident graph was built from, or None when it has none."""
     name = INCIDENT_GRAPH.n3()
     rows = list(store.query(f"SELECT ?stamp WHERE {{ GRAPH {name} {{ {name} <{KGC.builtFrom}> ?stamp }} }}"))
     return str(rows[0].stamp) if rows else None
 
 
-def incident_count(store) -> int:
+def incident_count(store: GraphStore) -> int:
     """The number of incidents in the store's incident graph."""
     query = f"SELECT (COUNT(?i) AS ?n) WHERE {{ GRAPH {INCIDENT_GRAPH.n3()} {{ ?i <{KGC.incidentId}> ?id }} }}"
     return int(list(store.query(query))[0].n)
 
 
-def ensure_incidents(store, force: bool = False) -> tuple[int, bool]:
+def ensure_incidents(store: GraphStore, force: bool = False) -> tuple[int, bool]:
     """Build the store's incident graph unless it is up to date; return (incident count, rebuilt)."""
     stamp = fingerprint(store)
     if not force and stored_fingerprint(store) == stamp:

@@ -10,9 +10,13 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from kg_count.graph.queries import read_query
 from kg_count.task import GUN_TYPES
+
+if TYPE_CHECKING:
+    from kg_count.graph.store import GraphStore
 
 
 
@@ -64,7 +68,7 @@ class Report:
                       key=lambda p: p.role != "victim")
 
 
-def reports_from_store(store) -> list[Report]:
+def reports_from_store(store: GraphStore) -> list[Report]:
     """Read every document's reported events from a GraphStore; return one Report per document, by doc id."""
     reports: dict[str, Report] = {}
     for row in store.query(read_query("reports")):

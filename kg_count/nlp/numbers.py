@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from kg_count.settings import settings
+
 NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
     "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
@@ -13,7 +15,6 @@ NUMBER_WORDS = {
 }
 SINGULAR_DETERMINERS = {"a", "an", "another", "one", "this", "that"}
 SINGULAR_PRONOUNS = {"he", "she", "him", "her", "i", "himself", "herself"}
-MAX_PEOPLE = 10000
 PERSON_GROUP_WORDS = {"people", "person", "other", "others", "one", "victim", "resident", "bystander", "adult",
                       "teen", "teenager", "child", "kid", "student", "worker", "employee", "officer", "member"}
 
@@ -64,13 +65,13 @@ def _own_count(head) -> int | None:
     for child in head.children:
         if child.dep_ == "nummod":
             value = parse_number(child.text)
-            if value is not None and value < MAX_PEOPLE:
+            if value is not None and value < settings().extraction.max_people:
                 return value
         if child.dep_ in ("det", "predet") and child.lower_ == "both":
             return 2
     if head.like_num:
         value = parse_number(head.text)
-        if value is not None and value < MAX_PEOPLE:
+        if value is not None and value < settings().extraction.max_people:
             return value
     if head.lower_ == "both":
         return 2

@@ -18,11 +18,11 @@ from typing import Iterable, Iterator
 from kg_count.errors import InputError
 from kg_count.io.conll import Document
 from kg_count.nlp.record import DocumentRecord
+from kg_count.settings import settings
 
-BATCHES_PER_WORKER = 2
 
 
-def extract_batch(documents: list[Document], spacy_batch_size: int = 32) -> list[DocumentRecord]:
+def extract_batch(documents: list[Document], spacy_batch_size: int | None = None) -> list[DocumentRecord]:
     """Annotate and extract one batch of documents in this process; return their records in order."""
     from kg_count.nlp.pipeline import process
 
@@ -47,12 +47,15 @@ def batches(documents: Iterable[Document], size: int) -> Iterator[list[Document]
 
 
 def records_from_executor(documents: Iterable[Document], executor: Executor, workers: int,
-                          batch_size: int = 32) -> Iterator[DocumentRecord]:
-    """Extract ``documents`` on ``executor`` in batches of ``batch_size``; yield the records in order."""
+                          batch_size: int | None = None) -> Iterator[DocumentRecord]:
+    """Extract ``documents`` on ``executor`` in batches of ``batch_size`` (default: [batch] documents);
+    yield the records in order."""
+    batching = settings().batch
+    batch_size = batch_size or batching.documents
     window: deque = deque()
     for batch in batches(documents, batch_size):
         window.append(executor.submit(extract_batch, batch, batch_size))
-        if len(window) >= BATCHES_PER_WORKER * workers:
+        if len(window) >= batching.batches_per_worker * workers:
             yield from window.popleft().result()
     while window:
         yield from window.popleft().result()
@@ -88,7 +91,7 @@ def dask_cluster(address: str) -> Iterator[tuple[Executor, int]]:
 
 
 def parallel_records(documents: Iterable[Document], workers: int = 1, scheduler: str | None = None,
-                     batch_size: int = 32) -> Iterator[DocumentRecord]:
+                     batch_size: int | None = None) -> Iterator[DocumentRecord]:
     """Records of ``documents`` in order: in this process, in ``workers`` local processes, or on ``scheduler``."""
     if scheduler is not None:
         with dask_cluster(scheduler) as (executor, threads):

@@ -8,6 +8,7 @@ from typing import Sequence
 
 from kg_count.nlp.events import EventMention
 from kg_count.nlp.numbers import count_people, parse_number
+from kg_count.settings import settings
 
 INJURY_LEMMAS = {"injure", "wound", "hurt", "hospitalize", "injured", "wounded"}
 INJURED_EXPLICITLY = "injured explicitly"
@@ -51,11 +52,11 @@ def _age_near(doc, start: int, end: int) -> int | None:
     after = doc[end:end + 3]
     if len(after) >= 2 and after[0].text == "," and after[1].like_num:
         value = parse_number(after[1].text)
-        if value is not None and 0 < value < 111:
+        if value is not None and 0 < value < settings().extraction.max_age:
             return value
     before = doc[max(0, start - 7):start].text.replace(" - ", "-").replace(" ", "-")
     match = re.search(r"(\d{1,3})-years?-old", before)
-    if match and 0 < int(match[1]) < 111:
+    if match and 0 < int(match[1]) < settings().extraction.max_age:
         return int(match[1])
     return None
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 from typing import Iterable, Iterator
 
 from kg_count.io.conll import Document
@@ -13,8 +15,6 @@ from kg_count.nlp.places import find_place
 from kg_count.nlp.record import DocumentRecord, MentionRecord, PersonRecord
 from kg_count.nlp.times import find_time_mentions, incident_date
 from kg_count.task import EVENT_TYPES
-
-PIPELINE_VERSION = "3"
 
 
 def _mention(annotated: AnnotatedDocument, start: int, end: int, **extra) -> MentionRecord:
@@ -58,7 +58,21 @@ def extract(annotated: AnnotatedDocument) -> DocumentRecord:
     )
 
 
-def process(documents: Iterable[Document], batch_size: int = 32) -> Iterator[DocumentRecord]:
+def process(documents: Iterable[Document], batch_size: int | None = None) -> Iterator[DocumentRecord]:
     """Annotate and extract documents in batches; yield one DocumentRecord per document, in order."""
     for annotated in annotate(documents, batch_size=batch_size):
         yield extract(annotated)
+
+
+def extract_file(docs: Path, out: Path) -> int:
+    """Extract every document of ``docs`` (CoNLL or JSON lines) and write one JSON line of its record's
+    summary per document to ``out`` (atomically); return how many were written."""
+    from kg_count.io.articles import iter_any
+    from kg_count.io.atomic import atomic_writer
+    from kg_count.progress import progress
+
+    documents = list(iter_any(docs))
+    with atomic_writer(out) as stream:
+        for record in progress(process(documents), "extracting", total=len(documents), unit="doc"):
+            stream.write(json.dumps(record.summary()) + "\n")
+    return len(documents)

@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Iterator
 
 from kg_count.errors import InputError
 from kg_count.io.conll import Document
-from kg_count.nlp.pipeline import PIPELINE_VERSION
+from kg_count.nlp.version import pipeline_version
 from kg_count.nlp.record import DocumentRecord
 
 BUSY_TIMEOUT = 60.0
@@ -33,7 +33,7 @@ def default_cache_path() -> Path:
 
 def document_key(document: Document) -> str:
     """SHA-256 of the pipeline version, the document id, its DCT and every token (id, word, part)."""
-    digest = hashlib.sha256(f"{PIPELINE_VERSION}\n{document.doc_id}\n{document.dct.isoformat()}\n".encode())
+    digest = hashlib.sha256(f"{pipeline_version()}\n{document.doc_id}\n{document.dct.isoformat()}\n".encode())
     for token in document.tokens:
         digest.update(f"{token.token_id}\t{token.text}\t{token.part}\n".encode())
     return digest.hexdigest()

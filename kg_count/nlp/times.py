@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
+from kg_count.settings import settings
+
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
@@ -22,7 +24,6 @@ RELATIVE_DAYS = {"today": 0, "tonight": 0, "this morning": 0, "this afternoon": 
                  "yesterday": 1, "last night": 1, "overnight": 0}
 NOT_A_DATE = re.compile(r"\b(year|years|month|months|week|weeks|day|days|hours?|minutes?|decades?)\b(?! ago)|"
                         r"\bold\b|\bage\b|\d+s\b|\bseason|\bnow\b|\bcentury\b", re.I)
-EARLIEST_DAYS_BEFORE_DCT = 400
 PUBLICATION_STAMP = re.compile(r"\b\d{4}\b.*\d{1,2}:\d{2}|\b(posted|updated|published|last modified)\b", re.I)
 
 
@@ -115,7 +116,8 @@ def find_time_mentions(doc, dct: dt.date) -> list[TimeMention]:
         if resolved is None:
             continue
         date, granularity = resolved
-        if not dct - dt.timedelta(days=EARLIEST_DAYS_BEFORE_DCT) <= date <= dct + dt.timedelta(days=1):
+        earliest = dct - dt.timedelta(days=settings().extraction.earliest_days_before_dct)
+        if not earliest <= date <= dct + dt.timedelta(days=1):
             continue
         mentions.append(TimeMention(start, end, text, date, granularity, sentence_of[doc[start].sent.start]))
     return mentions

@@ -11,11 +11,11 @@ from kg_count.qa.features import crossed, event_features, pair_features, pair_ve
 from kg_count.qa.models import TRIGGER_THRESHOLDS, QAModels
 from kg_count.qa.passage import PassageEvent, find_events, parse
 from kg_count.qa.passage_graph import PassageGraph
+from kg_count.settings import settings
 
 TEMPORAL_RELATIONS = ("before", "after", "overlaps")
 SEMANTIC_RELATIONS = ("causes", "conditions", "counterfactual", "subEventOf", "coreferent")
 STATUSES = ("finished", "ongoing", "future")
-MIN_STORED_CONFIDENCE = 0.05
 
 
 @dataclass
@@ -50,7 +50,7 @@ def passage_vectors(doc, models: QAModels):
     """The encoder's token vectors of ``doc`` when the models read them, else None."""
     if not models.uses_encoder:
         return None
-    from kg_count.learning.encoder import cached_token_vectors
+    from kg_count.qa.vectors import cached_token_vectors
 
     return cached_token_vectors(doc)
 
@@ -61,7 +61,7 @@ def analyse_passage(passage_id: str, text: str, models: QAModels, style: str) ->
     Temporal relations and statuses are scored when ``models`` has those scorers (TORQUE); the
     semantic relations when it has the semantic scorer (ESTER). Scorers with dense blocks also
     read the encoder's token vectors (the relation or status names the block). Relations below
-    MIN_STORED_CONFIDENCE are not written.
+    ``min_stored_confidence`` ([reading] settings) are not written.
     """
     doc = parse(text)
     vectors = passage_vectors(doc, models)
@@ -80,7 +80,7 @@ def analyse_passage(passage_id: str, text: str, models: QAModels, style: str) ->
                 vector = None if vectors is None else pair_vector(vectors, event, anchor)
                 for relation in relations:
                     confidence = scorer.probability(crossed(relation, features), vector, (relation,))
-                    if confidence >= MIN_STORED_CONFIDENCE:
+                    if confidence >= settings().reading.min_stored_confidence:
                         scored.append((event, relation, anchor, confidence))
         graph.add_relations(scored)
     if style == "torque" and models.status is not None:

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from kg_count.qa.passage import PassageEvent
 from kg_count.qa.questions import QUESTION_WORDS
-
-LEMMA_MATCH = 3.0
-WORD_MATCH = 1.0
-MIN_WORD_SHARE = 0.5
+from kg_count.settings import settings
 
 
 def _verb_forms(lemmas: set[str]) -> set[str]:
@@ -31,8 +28,10 @@ def find_anchor(events: list[PassageEvent], passage_doc, anchor_doc, relaxed: bo
     """The event whose trigger lemma the anchor text names, its neighbours' words breaking ties.
 
     Without a lemma match, the event whose neighbourhood shares the most of the anchor's words:
-    with ``relaxed`` any share, else at least MIN_WORD_SHARE. None when nothing qualifies.
+    with ``relaxed`` any share, else at least ``anchor_min_word_share`` ([reading] settings). None when
+    nothing qualifies.
     """
+    weights = settings().reading
     content, predicates = question_lemmas(anchor_doc)
     if not content:
         return None
@@ -41,15 +40,15 @@ def find_anchor(events: list[PassageEvent], passage_doc, anchor_doc, relaxed: bo
         score = 0.0
         complements = {c.lemma_.lower() for c in passage_doc[event.token].children if c.dep_ in ("acomp", "attr")}
         if event.lemma in content or event.text.lower() in content or complements & content:
-            score += LEMMA_MATCH
+            score += weights.anchor_lemma_match
             if predicates and event.lemma == predicates[0]:
                 score += 1.0
         sentence = passage_doc[event.token].sent
         window = {t.lemma_.lower() for t in sentence[max(0, event.token - sentence.start - 6):
                                                      event.token - sentence.start + 7] if t.is_alpha}
-        score += WORD_MATCH * len((content - {event.lemma}) & window) / max(1, len(content))
+        score += weights.anchor_word_match * len((content - {event.lemma}) & window) / max(1, len(content))
         if score > best_score:
             best, best_score = event, score
-    if best_score >= LEMMA_MATCH or best_score >= MIN_WORD_SHARE or (relaxed and best_score > 0):
+    if best_score >= min(weights.anchor_lemma_match, weights.anchor_min_word_share) or (relaxed and best_score > 0):
         return best
     return None

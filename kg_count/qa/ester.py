@@ -12,10 +12,10 @@ from kg_count.qa.models import QAModels
 from kg_count.qa.passage import PassageEvent, parse
 from kg_count.qa.questions import SemanticQuestion, parse_semantic_question
 from kg_count.qa.readers import EsterQuestion
+from kg_count.settings import settings
 
 RELATION_OF_TYPE = {"Causal": "causes", "Conditional": "conditions", "Counterfactual": "counterfactual",
                     "Sub-event": "subEventOf", "Coreference": "coreferent"}
-MAX_ANSWERS = 3
 
 
 def question_anchor(analysis: AnalysedPassage, question_doc) -> PassageEvent | None:
@@ -45,7 +45,7 @@ def answer_ester_question(analysis: AnalysedPassage, question: str, models: QAMo
             break
         answers.append(row.phrase)
         seen.add(row.phrase.lower())
-        if len(answers) == MAX_ANSWERS:
+        if len(answers) == settings().reading.max_ester_answers:
             break
     return answers
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-MAX_PHRASE_WORDS = 12
+from kg_count.settings import settings
+
 UNCERTAIN = {"may", "might", "could", "would", "should", "can", "must", "ought"}
 FUTURE = {"will", "shall", "'ll"}
 INTENTION_VERBS = {"plan", "want", "expect", "hope", "try", "seek", "intend", "aim", "propose", "threaten",
@@ -184,8 +185,10 @@ def status(tense: str, aspect: str, marks: frozenset) -> str:
 
 
 def _span_words(doc, start: int, end: int, around: int) -> tuple[int, int]:
-    """Shrink token range [start, end) to at most MAX_PHRASE_WORDS words, keeping token ``around``."""
-    while end - start > MAX_PHRASE_WORDS:
+    """Shrink token range [start, end) to at most ``max_phrase_words`` ([reading] settings) words, keeping
+    token ``around``."""
+    limit = settings().reading.max_phrase_words
+    while end - start > limit:
         if around - start > end - 1 - around:
             start += 1
         else:
@@ -216,7 +219,8 @@ def arguments(token) -> dict[str, tuple[int, int]]:
 
 
 def phrase(token) -> tuple[int, int]:
-    """Token range of the event phrase: the trigger with its arguments, clauses cut off, <= 12 words."""
+    """Token range of the event phrase: the trigger with its arguments, clauses cut off, at most
+    ``max_phrase_words`` long."""
     keep = [token]
     for child in token.children:
         if child.dep_ in CLAUSE_DEPS or child.is_punct:

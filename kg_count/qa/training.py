@@ -91,7 +91,7 @@ def _tokens_at(doc, spans: Iterable[tuple[int, int]]) -> list[int]:
 def gold_analysis(passage_id: str, text: str, spans: Iterable[tuple[int, int]]):
     """The passage with its annotated events (no graph): parse, events and encoder vectors."""
     from kg_count.qa.analysis import AnalysedPassage
-    from kg_count.learning.encoder import cached_token_vectors
+    from kg_count.qa.vectors import cached_token_vectors
     from kg_count.qa.passage import events_at, parse
 
     doc = parse(text)

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Mapping, Sequence, TYPE_CHECKING
 
 from kg_count.incidents.confidence import IncidentModel
 from kg_count.io.answers import GoldAnswer, read_gold_answers
 from kg_count.io.questions import Question, read_questions
 from kg_count.geography import parse_city_iri, state_iri
+
+if TYPE_CHECKING:
+    from kg_count.graph.store import GraphStore
 
 
 @dataclass
@@ -81,7 +84,7 @@ def label_candidates(candidates: Sequence[Candidate], gold: GoldAnswer) -> None:
         candidate.label = int(n in used_candidates)
 
 
-def incident_evidence(store) -> dict[str, list[str]]:
+def incident_evidence(store: GraphStore) -> dict[str, list[str]]:
     """The evidence features of every incident in the store's incident graph, by incident IRI."""
     from kg_count.graph.queries import read_query
 
@@ -91,7 +94,7 @@ def incident_evidence(store) -> dict[str, list[str]]:
     return {iri: sorted(features) for iri, features in evidence.items()}
 
 
-def question_candidates(store, questions: Mapping[str, Question], gold: Mapping[str, GoldAnswer],
+def question_candidates(store: GraphStore, questions: Mapping[str, Question], gold: Mapping[str, GoldAnswer],
                         evidence: Mapping[str, list[str]]) -> dict[str, list[Candidate]]:
     """The labelled candidates of every question with gold: what its query (S1: its relaxation
     cascade) finds, each with its incident's evidence and its match features."""

@@ -1,0 +1,184 @@
+"""The pipeline's settings: one frozen, typed object per stage, read from ``default_settings.toml``.
+
+``settings()`` returns the defaults, overridden by the TOML file named in ``$KG_COUNT_SETTINGS``
+(any subset of sections and keys). Unknown sections or keys, and values of the wrong type, are a
+SetupError naming the file and the key. ``stage_fingerprint`` hashes a stage's settings with the
+source of the modules that use them, so that what a stage stored is rebuilt exactly when either
+changes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import inspect
+import json
+import os
+import tomllib
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from importlib.resources import files
+from types import ModuleType
+
+from kg_count.errors import SetupError
+
+SETTINGS_ENV = "KG_COUNT_SETTINGS"
+DEFAULTS = "default_settings.toml"
+
+
+@dataclass(frozen=True)
+class BatchSettings:
+    """How work is cut into batches: speed only, never results."""
+
+    documents: int
+    batches_per_worker: int
+
+
+@dataclass(frozen=True)
+class ExtractionSettings:
+    """What one document's record says: dates, counts, ages and which words type an event."""
+
+    earliest_days_before_dct: int
+    max_people: int
+    max_age: int
+    hyponym_depth: int
+
+
+@dataclass(frozen=True)
+class ClusteringSettings:
+    """The evidence weights and limits by which two reports are taken for one incident."""
+
+    merge_threshold: float
+    nearby_km: float
+    days_before_dct: int
+    same_day: float
+    days_apart: float
+    dates_overlap: float
+    dates_apart_penalty: float
+    same_city: float
+    nearby_cities: float
+    same_state: float
+    shared_names: float
+    different_victims: float
+    same_count: float
+    titles_alike: float
+    title_similarity: float
+    first_name_similarity: float
+    last_name_similarity: float
+
+
+@dataclass(frozen=True)
+class ConfidenceSettings:
+    """The features of the incident-match model that are not learned."""
+
+    first_days: int
+
+
+@dataclass(frozen=True)
+class AnsweringSettings:
+    """How far S1's relaxations widen an asked time and place."""
+
+    near_days: int
+    near_km: float
+
+
+@dataclass(frozen=True)
+class ReadingSettings:
+    """Reading comprehension: anchors, phrases, stored edges and answers."""
+
+    max_ester_answers: int
+    min_stored_confidence: float
+    max_phrase_words: int
+    anchor_lemma_match: float
+    anchor_word_match: float
+    anchor_min_word_share: float
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every stage's settings."""
+
+    batch: BatchSettings
+    extraction: ExtractionSettings
+    clustering: ClusteringSettings
+    confidence: ConfidenceSettings
+    answering: AnsweringSettings
+    reading: ReadingSettings
+
+
+def _typed(section_type: type, values: dict, where: str):
+    """One section's dataclass from its TOML table; SetupError naming ``where`` and the key on a bad value."""
+    names = {f.name: f for f in fields(section_type)}
+    unknown = sorted(set(values) - set(names))
+    if unknown:
+        raise SetupError(f"{where}: unknown setting {unknown[0]!r} (known: {', '.join(names)})")
+    missing = sorted(set(names) - set(values))
+    if missing:
+        raise SetupError(f"{where}: setting {missing[0]!r} is missing")
+    typed = {}
+    for name, value in values.items():
+        kind = names[name].type
+        if kind == "float" and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if type(value).__name__ != kind:
+            raise SetupError(f"{where}: setting {name!r} must be {'a number' if kind == 'float' else 'an ' + kind}, "
+                             f"not {value!r}")
+        typed[name] = value
+    return section_type(**typed)
+
+
+def _read_toml(text: str, where: str) -> dict:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise SetupError(f"{where}: not valid TOML ({error})") from None
+
+
+@lru_cache(maxsize=8)
+def load_settings(override: str | None = None) -> Settings:
+    """The default settings, with the sections and keys of the TOML file ``override`` (a path) put over them."""
+    tables = _read_toml(files("kg_count").joinpath(DEFAULTS).read_text(encoding="utf-8"), DEFAULTS)
+    if override:
+        try:
+            text = open(override, encoding="utf-8").read()
+        except OSError as error:
+            raise SetupError(f"{override}: cannot read the settings file ({error.strerror})") from None
+        for section, values in _read_toml(text, override).items():
+            if section not in tables or not isinstance(values, dict):
+                raise SetupError(f"{override}: unknown settings section [{section}] "
+                                 f"(known: {', '.join(f.name for f in fields(Settings))})")
+            tables[section] = {**tables[section], **values}
+    where = override or DEFAULTS
+    sections = {f.name: _typed(globals()[f.type], tables.get(f.name, {}), f"{where} [{f.name}]")
+                for f in fields(Settings)}
+    return Settings(**sections)
+
+
+@lru_cache(maxsize=8)
+def _load_stamped(override: str, stamp: tuple[int, int]) -> Settings:
+    return load_settings.__wrapped__(override)
+
+
+def settings() -> Settings:
+    """The settings in force: the defaults, overridden by ``$KG_COUNT_SETTINGS`` when it names a file
+    (read again when the file changes)."""
+    override = os.environ.get(SETTINGS_ENV)
+    if not override:
+        return load_settings()
+    try:
+        status = os.stat(override)
+    except OSError:
+        return load_settings.__wrapped__(override)  # raises the SetupError naming the file
+    return _load_stamped(override, (status.st_mtime_ns, status.st_size))
+
+
+def stage_fingerprint(sections: tuple[object, ...], modules: tuple[ModuleType, ...], *extra: str) -> str:
+    """SHA-256 of settings sections (as canonical JSON), the source of ``modules``, and any ``extra`` text."""
+    digest = hashlib.sha256()
+    for section in sections:
+        digest.update(json.dumps(dataclasses.asdict(section), sort_keys=True).encode())
+    for module in modules:
+        digest.update(inspect.getsource(module).encode())
+    for text in extra:
+        digest.update(text.encode())
+    return digest.hexdigest()

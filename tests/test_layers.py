@@ -1,0 +1,65 @@
+"""Imports between kg_count's packages run one way: bottom -> io -> learning -> nlp -> graph -> incidents ->
+answer -> evaluate -> training -> cli, with qa beside incidents (it reads passages, not the store's incidents)."""
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "kg_count"
+BOTTOM = {"task", "errors", "settings", "progress", "interrupts", "geography", "resources", "__init__"}
+BELOW = {
+    "bottom": set(),
+    "io": {"bottom"},
+    "learning": {"bottom", "io"},
+    "nlp": {"bottom", "io", "learning"},
+    "graph": {"bottom", "io", "learning", "nlp"},
+    "qa": {"bottom", "io", "learning", "nlp", "graph"},
+    "incidents": {"bottom", "io", "learning", "nlp", "graph"},
+    "answer": {"bottom", "io", "learning", "nlp", "graph", "incidents"},
+    "evaluate": {"bottom", "io", "learning", "nlp", "graph", "incidents"},
+    "training": {"bottom", "io", "learning", "nlp", "graph", "incidents", "answer", "evaluate"},
+    "cli": {"bottom", "io", "learning", "nlp", "graph", "qa", "incidents", "answer", "evaluate", "training"},
+}
+
+
+def layer(module: str) -> str:
+    """The layer of a dotted module name inside kg_count (``kg_count.nlp.places`` -> ``nlp``)."""
+    parts = module.split(".")
+    first = parts[1] if len(parts) > 1 else "__init__"
+    is_module = (PACKAGE / first).is_dir() or (PACKAGE / f"{first}.py").exists()
+    return "bottom" if first in BOTTOM or not is_module else first
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every kg_count module ``path`` imports, at the top or inside functions."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("kg_count"):
+            found |= {f"{node.module}.{alias.name}" if node.module == "kg_count" else node.module
+                      for alias in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name.startswith("kg_count")}
+    return found
+
+
+def test_every_package_has_a_layer():
+    packages = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    modules = {p.stem for p in PACKAGE.glob("*.py")}
+    assert packages - BOTTOM <= set(BELOW) and modules - BOTTOM == {"cli"}
+
+
+def test_imports_run_one_way():
+    upward = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        own = layer(module)
+        for target in imported_modules(path):
+            other = layer(target)
+            if other != own and other not in BELOW[own]:
+                upward.append(f"{module} imports {target}")
+    assert upward == []
+
+
+def test_the_check_sees_imports_inside_functions(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text("def f():\n    from kg_count.answer.graph_answer import answer_task_question\n")
+    assert layer(imported_modules(source).pop()) == "answer"

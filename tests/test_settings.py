@@ -1,0 +1,80 @@
+"""Settings: one readable defaults file, typed sections, overrides, and fingerprints that follow them."""
+
+from importlib.resources import files
+
+import pytest
+
+from kg_count.cli import main
+from kg_count.errors import SetupError
+from kg_count.incidents.evidence import compare
+from kg_count.incidents.materialise import settings_fingerprint
+from kg_count.nlp.version import pipeline_version
+from kg_count.settings import SETTINGS_ENV, Settings, load_settings, settings
+from tests.test_incidents import report
+
+
+def use(monkeypatch, tmp_path, text: str):
+    path = tmp_path / "settings.toml"
+    path.write_text(text)
+    monkeypatch.setenv(SETTINGS_ENV, str(path))
+    return path
+
+
+def test_the_defaults_file_gives_every_section_and_setting():
+    import tomllib
+    from dataclasses import fields
+
+    tables = tomllib.loads(files("kg_count").joinpath("default_settings.toml").read_text())
+    current = load_settings()
+    assert set(tables) == {f.name for f in fields(Settings)}
+    for section in fields(Settings):
+        assert set(tables[section.name]) == {f.name for f in fields(getattr(current, section.name))}
+    assert current.clustering.merge_threshold == 3.0 and isinstance(current.batch.documents, int)
+
+
+def test_an_override_changes_only_the_keys_it_names(monkeypatch, tmp_path):
+    use(monkeypatch, tmp_path, "[clustering]\nmerge_threshold = 100\n")
+    assert settings().clustering.merge_threshold == 100.0
+    assert settings().clustering.same_city == load_settings().clustering.same_city
+    assert not compare(report("a"), report("b")).should_merge
+
+
+def test_a_changed_setting_changes_only_the_fingerprint_of_its_stage(monkeypatch, tmp_path):
+    version, incidents = pipeline_version(), settings_fingerprint()
+    use(monkeypatch, tmp_path, "[clustering]\nmerge_threshold = 3.5\n")
+    assert settings_fingerprint() != incidents and pipeline_version() == version
+    use(monkeypatch, tmp_path, "[extraction]\nmax_age = 120\n")
+    assert pipeline_version() != version and settings_fingerprint() == incidents
+    use(monkeypatch, tmp_path, "[batch]\ndocuments = 8\n[answering]\nnear_km = 10.0\n")
+    assert pipeline_version() == version and settings_fingerprint() == incidents
+    monkeypatch.delenv(SETTINGS_ENV)
+    assert (pipeline_version(), settings_fingerprint()) == (version, incidents)
+
+
+@pytest.mark.parametrize("text, named", [
+    ("[clustering]\nmerge_treshold = 3\n", "'merge_treshold'"),
+    ("[clusters]\nmerge_threshold = 3\n", "[clusters]"),
+    ("[batch]\ndocuments = 'many'\n", "'documents' must be an int"),
+    ("[answering]\nnear_km = true\n", "'near_km' must be a number"),
+    ("[batch\n", "not valid TOML"),
+])
+def test_a_bad_settings_file_is_an_error_naming_the_file_and_key(monkeypatch, tmp_path, text, named):
+    path = use(monkeypatch, tmp_path, text)
+    with pytest.raises(SetupError) as error:
+        settings()
+    assert str(path) in str(error.value) and named in str(error.value)
+
+
+def test_the_cli_reports_a_bad_settings_file_without_a_traceback(monkeypatch, tmp_path, capsys):
+    path = use(monkeypatch, tmp_path, "[clustering]\nmerge_treshold = 3\n")
+    from kg_count.io.conll import iter_documents, write_documents
+    from tests.test_vocabulary import SAMPLE
+
+    write_documents(tmp_path / "docs.conll", [next(iter(iter_documents(SAMPLE / "docs.conll")))])
+    try:
+        code = main(["build", "--docs", str(tmp_path / "docs.conll"), "--store", str(tmp_path / "store")])
+    except SystemExit as stop:
+        code = stop.code
+    err = capsys.readouterr().err
+    assert code != 0 and str(path) in err and "merge_treshold" in err and "Traceback" not in err
+    assert not (tmp_path / "store").exists()
