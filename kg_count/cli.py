@@ -360,7 +360,6 @@ def configure_logging() -> None:
     if not any(isinstance(h, _StandardErrorHandler) for h in logger.handlers):
         logger.addHandler(_StandardErrorHandler())
     logger.setLevel(logging.INFO)
-    logger.propagate = False
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -78,3 +78,15 @@ def test_the_cli_reports_a_bad_settings_file_without_a_traceback(monkeypatch, tm
     err = capsys.readouterr().err
     assert code != 0 and str(path) in err and "merge_treshold" in err and "Traceback" not in err
     assert not (tmp_path / "store").exists()
+
+
+def test_the_incident_model_records_its_settings_and_warns_when_others_are_in_force(monkeypatch, tmp_path, caplog):
+    from kg_count.incidents.confidence import shipped_model
+
+    assert shipped_model().trained_with["clustering"]["merge_threshold"] == load_settings().clustering.merge_threshold
+    with caplog.at_level("WARNING", logger="kg_count"):
+        shipped_model()
+        assert not caplog.records
+        use(monkeypatch, tmp_path, "[clustering]\nsame_city = 2.5\n")
+        shipped_model()
+    assert any("trained with other [clustering] settings" in r.getMessage() for r in caplog.records)

@@ -18,7 +18,9 @@ weights of its match features, so the graph holds the incident part and SPARQL r
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import logging
 import math
 import re
 from dataclasses import dataclass, field
@@ -28,6 +30,9 @@ from typing import Iterable, Sequence
 
 from kg_count.learning.linear_model import LinearModel
 from kg_count.settings import settings
+
+logger = logging.getLogger(__name__)
+TRAINED_SECTIONS = ("clustering", "confidence")
 
 MODEL_PATH = Path(__file__).with_name("models") / "incident_match.json"
 FOLLOW_UP_WORDS = frozenset({
@@ -45,6 +50,7 @@ class IncidentModel(LinearModel):
     the mean number of gold incidents (S2) or people (S3) the queries miss per candidate found."""
 
     missed_rate: dict[str, float] = field(default_factory=dict)
+    trained_with: dict[str, dict] = field(default_factory=dict)
 
     def missed(self, subtask: int, found: int) -> float:
         """The expected number of incidents or people not found, when ``found`` were (incidents or people)."""
@@ -53,13 +59,23 @@ class IncidentModel(LinearModel):
     retrain = "scripts/train_incident_model.py"
 
     def to_json(self) -> dict:
-        return {**super().to_json(), "missed_rate": {k: round(v, 4) for k, v in sorted(self.missed_rate.items())}}
+        """The LinearModel's JSON with the missed rates and the settings the model was trained with
+        (those in force when it is written, unless it records others)."""
+        return {**super().to_json(), "missed_rate": {k: round(v, 4) for k, v in sorted(self.missed_rate.items())},
+                "settings": self.trained_with or training_settings()}
 
     @classmethod
     def from_json(cls, data: dict) -> "IncidentModel":
         plain = LinearModel.from_json(data)
         return cls(plain.weights, plain.bias, plain.threshold,
-                   missed_rate={k: float(v) for k, v in data.get("missed_rate", {}).items()})
+                   missed_rate={k: float(v) for k, v in data.get("missed_rate", {}).items()},
+                   trained_with=data.get("settings", {}))
+
+
+def training_settings() -> dict[str, dict]:
+    """The settings sections the model's training depends on (the incidents it saw), as plain dicts."""
+    current = settings()
+    return {name: dataclasses.asdict(getattr(current, name)) for name in TRAINED_SECTIONS}
 
 
 def _bin(value: float, edges: Sequence[float]) -> str:
@@ -217,7 +233,24 @@ def most_probable(distribution: Sequence[float]) -> int:
     return max(range(len(distribution)), key=lambda n: (distribution[n], -n))
 
 
-@lru_cache(maxsize=1)
 def shipped_model() -> IncidentModel:
-    """The trained model shipped with the package (``kg_count/incidents/models/``)."""
+    """The trained model shipped with the package (``kg_count/incidents/models/``), read once per
+    version of the file; a warning is logged when it was trained with other settings than those in force."""
+    stamp = MODEL_PATH.stat().st_mtime_ns if MODEL_PATH.exists() else 0
+    _warn_when_trained_otherwise(stamp, *(getattr(settings(), name) for name in TRAINED_SECTIONS))
+    return _model_of_file(stamp)
+
+
+@lru_cache(maxsize=2)
+def _model_of_file(stamp: int) -> IncidentModel:
     return IncidentModel.load(MODEL_PATH)
+
+
+@lru_cache(maxsize=8)
+def _warn_when_trained_otherwise(stamp: int, *sections) -> None:
+    model = _model_of_file(stamp)
+    differing = sorted(name for name, values in training_settings().items()
+                       if model.trained_with.get(name, values) != values)
+    if differing:
+        logger.warning("the incident-match model was trained with other [%s] settings; retrain it with %s",
+                       "], [".join(differing), model.retrain)
