@@ -1,4 +1,5 @@
-"""Every project term the graphs use is declared in ontology/kg_count.ttl, with its kind."""
+"""Every project term the graphs use is declared in ontology/kg_count.ttl, with its kind: the document and
+incident graphs of a built store, and the passage graphs of reading comprehension (TORQUE and ESTER style)."""
 
 from importlib.resources import files
 from pathlib import Path
@@ -6,7 +7,7 @@ from pathlib import Path
 import pytest
 from rdflib import OWL, RDF, Graph
 
-from kg_count.graph.namespaces import KGC
+from kg_count.graph.namespaces import KGC, SEM
 from kg_count.graph.store import GraphStore
 from kg_count.io.conll import iter_documents, write_documents
 
@@ -32,22 +33,53 @@ def store(tmp_path_factory):
         yield opened
 
 
+def undeclared_terms(predicates: set[str], classes: set[str]) -> list[str]:
+    """Project terms among ``predicates`` and ``classes`` that the ontology lacks or declares as another kind."""
+    terms = {str(term): {str(kind) for kind in kinds} for term, kinds in declared().items()}
+    properties = {str(OWL.ObjectProperty), str(OWL.DatatypeProperty)}
+    return sorted([t for t in predicates | classes if t.startswith(str(KGC)) and t not in terms]
+                  + [f"{p} is not a property" for p in predicates if p in terms and not terms[p] & properties]
+                  + [f"{c} is not a class" for c in classes if c in terms and str(OWL.Class) not in terms[c]])
+
+
+def wrongly_filled(uses: set[tuple[str, bool]]) -> list[str]:
+    """The ``(predicate, object is a literal)`` pairs where a datatype property holds a resource, or an
+    object property (or a SEM property) holds a literal."""
+    terms = {str(term): {str(kind) for kind in kinds} for term, kinds in declared().items()}
+    return sorted(f"{p} {'literal' if literal else 'resource'}" for p, literal in uses
+                  if (p in terms and (str(OWL.DatatypeProperty) in terms[p]) != literal)
+                  or (p.startswith(str(SEM)) and literal))
+
+
 def test_document_and_incident_graphs_use_only_declared_project_terms(store):
-    terms = declared()
-    predicates = {row.p for row in store.query("SELECT DISTINCT ?p WHERE { GRAPH ?g { ?s ?p ?o } }")}
-    classes = {row.c for row in store.query("SELECT DISTINCT ?c WHERE { GRAPH ?g { ?s a ?c } }")}
-    undeclared = sorted(str(t) for t in predicates | classes if t.startswith(str(KGC)) and t not in terms)
-    assert undeclared == []
-    assert all(terms[p] & {OWL.ObjectProperty, OWL.DatatypeProperty} for p in predicates if p in terms)
-    assert all(OWL.Class in terms[c] for c in classes if c in terms)
+    predicates = {str(row.p) for row in store.query("SELECT DISTINCT ?p WHERE { GRAPH ?g { ?s ?p ?o } }")}
+    classes = {str(row.c) for row in store.query("SELECT DISTINCT ?c WHERE { GRAPH ?g { ?s a ?c } }")}
+    assert undeclared_terms(predicates, classes) == []
 
 
 def test_object_properties_link_resources_and_datatype_properties_hold_literals(store):
-    terms = declared()
     rows = store.query("SELECT DISTINCT ?p (isLiteral(?o) AS ?literal) WHERE { GRAPH ?g { ?s ?p ?o } }")
-    wrong = sorted(f"{row.p} {'literal' if row.literal.toPython() else 'resource'}" for row in rows
-                   if row.p in terms and (OWL.DatatypeProperty in terms[row.p]) != row.literal.toPython())
-    assert wrong == []
+    assert wrongly_filled({(str(row.p), row.literal.toPython()) for row in rows}) == []
+
+
+PASSAGE = ("The police arrested the man after he shot two people outside a bar in Dayton on Friday. "
+           "He will appear in court next week, and he might plead guilty.")
+
+
+@pytest.mark.parametrize("style", ["torque", "ester"])
+def test_passage_graphs_use_declared_terms_of_the_right_kind(style):
+    from kg_count.qa.analysis import analyse_passage
+    from kg_count.qa.models import shipped_models
+
+    graph = analyse_passage("p1", PASSAGE, shipped_models(), style).graph.store
+    uses = {(row["p"].value, row["literal"].value == "true") for row in graph.query(
+        "SELECT DISTINCT ?p (isLiteral(?o) AS ?literal) WHERE { ?s ?p ?o }")}
+    classes = {row["c"].value for row in graph.query("SELECT DISTINCT ?c WHERE { ?s a ?c }")}
+    predicates = {p for p, _ in uses}
+    scored = KGC.statusEstimate if style == "torque" else KGC.relation
+    assert {str(SEM.hasActor), str(KGC.object), str(KGC.eventStatus), str(scored)} <= predicates
+    assert undeclared_terms(predicates, classes) == []
+    assert wrongly_filled(uses) == []
 
 
 def test_the_frame_lexicon_uses_only_declared_project_terms():

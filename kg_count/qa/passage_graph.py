@@ -1,7 +1,9 @@
 """A passage's event graph in an in-memory Oxigraph store, and the SPARQL that reads answers from it.
 
 Events are ``kgc:PassageEvent`` nodes (trigger offsets, lemma, tense, aspect, modality, status,
-arguments, phrase); relations are ``kgc:EventRelation`` nodes (source, target, relation type,
+arguments, phrase); arguments are ``kgc:EventArgument`` spans typed by role (``sem:Actor``, ``sem:Place``,
+``sem:Time``); statuses are ``kgc:TemporalStatus`` resources (``kgc:finished``, ``kgc:ongoing``,
+``kgc:future``); relations are ``kgc:EventRelation`` nodes (source, target, relation type,
 confidence); status estimates hang from their event. Queries live in ``queries/qa/``.
 """
 
@@ -18,6 +20,7 @@ from kg_count.qa.passage import PassageEvent
 BASE = "http://kg-count.org/passage/"
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 ARGUMENT_PROPERTIES = {"subject": SEM.hasActor, "object": KGC.object, "place": SEM.hasPlace, "time": SEM.hasTime}
+ARGUMENT_CLASSES = {"subject": SEM.Actor, "place": SEM.Place, "time": SEM.Time}
 
 
 def _node(uri) -> ox.NamedNode:
@@ -26,6 +29,13 @@ def _node(uri) -> ox.NamedNode:
 
 def _int(value: int) -> ox.Literal:
     return ox.Literal(str(value), datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#integer"))
+
+
+def _span(node: ox.NamedNode, begin: int, end: int, text: str) -> list[ox.Quad]:
+    """The NIF offsets and text of a span node."""
+    return [ox.Quad(node, _node(NIF.beginIndex), _int(begin)),
+            ox.Quad(node, _node(NIF.endIndex), _int(end)),
+            ox.Quad(node, _node(NIF.anchorOf), ox.Literal(text))]
 
 
 def _decimal(value: float) -> ox.Literal:
@@ -60,23 +70,23 @@ class PassageGraph:
         for event in events:
             node = self.event_node(event)
             phrase = ox.NamedNode(f"{self.prefix}phrase/{event.index}")
-            begin, end, text = event.phrase
             quads += [ox.Quad(node, RDF_TYPE, _node(KGC.PassageEvent)),
-                      ox.Quad(node, _node(NIF.beginIndex), _int(event.start)),
-                      ox.Quad(node, _node(NIF.endIndex), _int(event.end)),
-                      ox.Quad(node, _node(NIF.anchorOf), ox.Literal(event.text)),
+                      *_span(node, event.start, event.end, event.text),
                       ox.Quad(node, _node(KGC.lemma), ox.Literal(event.lemma)),
                       ox.Quad(node, _node(KGC.tense), ox.Literal(event.tense)),
                       ox.Quad(node, _node(KGC.aspect), ox.Literal(event.aspect)),
-                      ox.Quad(node, _node(KGC.eventStatus), ox.Literal(event.status)),
+                      ox.Quad(node, _node(KGC.eventStatus), _node(KGC[event.status])),
                       ox.Quad(node, _node(KGC.phrase), phrase),
                       ox.Quad(phrase, RDF_TYPE, _node(KGC.EventPhrase)),
-                      ox.Quad(phrase, _node(NIF.beginIndex), _int(begin)),
-                      ox.Quad(phrase, _node(NIF.endIndex), _int(end)),
-                      ox.Quad(phrase, _node(NIF.anchorOf), ox.Literal(text))]
+                      *_span(phrase, *event.phrase)]
             quads += [ox.Quad(node, _node(KGC.modality), ox.Literal(m)) for m in sorted(event.modality)]
-            quads += [ox.Quad(node, _node(ARGUMENT_PROPERTIES[role]), ox.Literal(span[2]))
-                      for role, span in event.arguments.items()]
+            for role, span in event.arguments.items():
+                argument = ox.NamedNode(f"{node.value}/{role}")
+                quads += [ox.Quad(node, _node(ARGUMENT_PROPERTIES[role]), argument),
+                          ox.Quad(argument, RDF_TYPE, _node(KGC.EventArgument)),
+                          *_span(argument, *span)]
+                if role in ARGUMENT_CLASSES:
+                    quads.append(ox.Quad(argument, RDF_TYPE, _node(ARGUMENT_CLASSES[role])))
         self.store.extend(quads)
 
     def add_relations(self, relations) -> None:
@@ -97,7 +107,7 @@ class PassageGraph:
         estimate = ox.NamedNode(f"{self.event_node(event).value}/status/{status}")
         self.store.extend([ox.Quad(self.event_node(event), _node(KGC.statusEstimate), estimate),
                            ox.Quad(estimate, RDF_TYPE, _node(KGC.StatusEstimate)),
-                           ox.Quad(estimate, _node(KGC.status), ox.Literal(status)),
+                           ox.Quad(estimate, _node(KGC.eventStatus), _node(KGC[status])),
                            ox.Quad(estimate, _node(KGC.confidence), _decimal(confidence))])
 
     def related(self, anchor: PassageEvent, relation: str, threshold: float, anchor_is_source: bool = False) \
@@ -114,7 +124,7 @@ class PassageGraph:
     def with_status(self, status: str, threshold: float) -> list[Related]:
         """Events whose ``status`` estimate reaches ``threshold``, best first."""
         rows = self.store.query(read_query("qa/events_with_status"), substitutions={
-            ox.Variable("status"): ox.Literal(status), ox.Variable("threshold"): _decimal(threshold)})
+            ox.Variable("status"): _node(KGC[status]), ox.Variable("threshold"): _decimal(threshold)})
         return [Related(int(r["begin"].value), int(r["end"].value), "", float(r["confidence"].value)) for r in rows]
 
     def turtle(self) -> str:
