@@ -95,6 +95,25 @@ class ReadingSettings:
 
 
 @dataclass(frozen=True)
+class QATrainingSettings:
+    """How the reading-comprehension scorers are fitted and where they decide; recorded in each model file."""
+
+    triggers_l2: float
+    triggers_vector_l2: float
+    temporal_l2: float
+    temporal_vector_l2: float
+    status_l2: float
+    status_vector_l2: float
+    semantic_l2: float
+    semantic_vector_l2: float
+    torque_trigger_threshold: float
+    ester_trigger_threshold: float
+    temporal_threshold: float
+    status_threshold: float
+    semantic_threshold: float
+
+
+@dataclass(frozen=True)
 class Settings:
     """Every stage's settings."""
 
@@ -104,6 +123,7 @@ class Settings:
     confidence: ConfidenceSettings
     answering: AnsweringSettings
     reading: ReadingSettings
+    qa_training: QATrainingSettings
 
 
 def _typed(section_type: type, values: dict, where: str):
@@ -170,6 +190,15 @@ def settings() -> Settings:
     except OSError:
         return load_settings.__wrapped__(override)  # raises the SetupError naming the file
     return _load_stamped(override, (status.st_mtime_ns, status.st_size))
+
+
+def sections_trained_otherwise(trained_with: dict[str, dict], names: tuple[str, ...]) -> list[str]:
+    """The names among ``names`` of the settings sections in force that differ from those a model
+    records in ``trained_with`` (a section the model does not record is taken as the same)."""
+    current = settings()
+    return sorted(name for name in names
+                  if trained_with.get(name, dataclasses.asdict(getattr(current, name)))
+                  != dataclasses.asdict(getattr(current, name)))
 
 
 def stage_fingerprint(sections: tuple[object, ...], modules: tuple[ModuleType, ...], *extra: str) -> str:

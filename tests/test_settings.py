@@ -90,3 +90,33 @@ def test_the_incident_model_records_its_settings_and_warns_when_others_are_in_fo
         use(monkeypatch, tmp_path, "[clustering]\nsame_city = 2.5\n")
         shipped_model()
     assert any("trained with other [clustering] settings" in r.getMessage() for r in caplog.records)
+
+
+def test_the_qa_models_record_their_settings_and_thresholds_and_warn_when_others_are_in_force(
+        monkeypatch, tmp_path, caplog):
+    from kg_count.qa.models import SCORERS, shipped_models
+
+    trained = load_settings().qa_training
+    models = shipped_models()
+    assert all(getattr(models, name).trained_with["qa_training"]["status_vector_l2"] == trained.status_vector_l2
+               for name in SCORERS)
+    assert models.triggers.threshold_for("torque") == trained.torque_trigger_threshold
+    assert models.triggers.threshold_for("ester") == trained.ester_trigger_threshold
+    assert (models.temporal.threshold, models.semantic.threshold) == (trained.temporal_threshold,
+                                                                       trained.semantic_threshold)
+    with caplog.at_level("WARNING", logger="kg_count"):
+        shipped_models.__wrapped__()
+        assert not caplog.records
+        use(monkeypatch, tmp_path, "[qa_training]\nsemantic_threshold = 0.3\n")
+        shipped_models.__wrapped__()
+    assert any("trained with other [qa_training] settings" in r.getMessage() for r in caplog.records)
+
+
+def test_a_model_file_keeps_its_thresholds_by_kind_and_its_settings(tmp_path):
+    from kg_count.learning.linear_model import LinearModel
+
+    model = LinearModel({"a": 1.0}, -0.5, 0.6, thresholds={"ester": 0.3}, trained_with={"qa_training": {"x": 1}})
+    model.save(tmp_path / "m.json")
+    again = LinearModel.load(tmp_path / "m.json")
+    assert again == model
+    assert (again.threshold_for("ester"), again.threshold_for("torque")) == (0.3, 0.6)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from kg_count.learning.linear_model import LinearModel
-from kg_count.settings import settings
+from kg_count.settings import sections_trained_otherwise, settings
 
 logger = logging.getLogger(__name__)
 TRAINED_SECTIONS = ("clustering", "confidence")
@@ -50,7 +50,6 @@ class IncidentModel(LinearModel):
     the mean number of gold incidents (S2) or people (S3) the queries miss per candidate found."""
 
     missed_rate: dict[str, float] = field(default_factory=dict)
-    trained_with: dict[str, dict] = field(default_factory=dict)
 
     def missed(self, subtask: int, found: int) -> float:
         """The expected number of incidents or people not found, when ``found`` were (incidents or people)."""
@@ -249,8 +248,7 @@ def _model_of_file(stamp: int) -> IncidentModel:
 @lru_cache(maxsize=8)
 def _warn_when_trained_otherwise(stamp: int, *sections) -> None:
     model = _model_of_file(stamp)
-    differing = sorted(name for name, values in training_settings().items()
-                       if model.trained_with.get(name, values) != values)
+    differing = sections_trained_otherwise(model.trained_with, TRAINED_SECTIONS)
     if differing:
         logger.warning("the incident-match model was trained with other [%s] settings; retrain it with %s",
                        "], [".join(differing), model.retrain)

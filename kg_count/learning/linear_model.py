@@ -4,8 +4,9 @@ The score of an example is ``bias + sum of its features' weights + sum over its 
 (vector - center) / scale . W[block]``: named features come from the parse (part of speech, tense,
 connectives, ...), the vector from the encoder (kg_count.learning.encoder), and a block names which
 weight vector reads it (the relation asked, the annotation style, ...). Training minimises
-L2-regularised log loss with L-BFGS. The model file is JSON: bias, threshold, feature weights, and
-per block its weights (float16 precision), with the vectors' center and scale.
+L2-regularised log loss with L-BFGS. The model file is JSON: bias, threshold (and thresholds by kind
+of input where they differ), feature weights, per block its weights (float16 precision) with the
+vectors' center and scale, and the settings it was trained with.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ class Example:
 
 @dataclass
 class LinearModel:
-    """Weights by feature name, dense block weights and a bias; ``probability`` scores one example."""
+    """Weights by feature name, dense block weights and a bias; ``probability`` scores one example.
+    ``thresholds`` holds decision thresholds by kind of input where they differ from ``threshold``;
+    ``trained_with`` the settings sections the model was fitted with."""
 
     weights: dict[str, float]
     bias: float
@@ -43,6 +46,12 @@ class LinearModel:
     blocks: dict[str, np.ndarray] = field(default_factory=dict)
     center: np.ndarray | None = None
     scale: np.ndarray | None = None
+    thresholds: dict[str, float] = field(default_factory=dict)
+    trained_with: dict[str, dict] = field(default_factory=dict)
+
+    def threshold_for(self, kind: str) -> float:
+        """The decision threshold for inputs of ``kind`` (``threshold`` unless one is set for it)."""
+        return self.thresholds.get(kind, self.threshold)
 
     def logit(self, features: Iterable[str], vector: np.ndarray | None = None, blocks: Iterable[str] = ()) -> float:
         """The score before the sigmoid (unknown feature names and blocks weigh nothing)."""
@@ -61,10 +70,15 @@ class LinearModel:
     retrain = "scripts/train_qa_models.py"
 
     def to_json(self) -> dict:
-        """The model as a JSON object: bias, threshold, the weights that are not zero and, when it has
-        dense blocks, their weights with the vectors' center and scale (float16 precision)."""
+        """The model as a JSON object: bias, threshold(s), the weights that are not zero, the settings it
+        was trained with and, when it has dense blocks, their weights with the vectors' center and
+        scale (float16 precision)."""
         data = {"bias": self.bias, "threshold": self.threshold,
                 "weights": {k: round(v, 5) for k, v in sorted(self.weights.items()) if abs(v) > 1e-6}}
+        if self.thresholds:
+            data["thresholds"] = dict(sorted(self.thresholds.items()))
+        if self.trained_with:
+            data["settings"] = self.trained_with
         if self.blocks:
             def half(vector):
                 return [float(x) for x in np.asarray(vector, dtype=np.float16)]
@@ -76,7 +90,9 @@ class LinearModel:
     def from_json(cls, data: dict) -> "LinearModel":
         """The model a ``to_json`` object describes."""
         model = cls({k: float(v) for k, v in data["weights"].items()}, float(data["bias"]),
-                    float(data.get("threshold", 0.5)))
+                    float(data.get("threshold", 0.5)),
+                    thresholds={k: float(v) for k, v in data.get("thresholds", {}).items()},
+                    trained_with=data.get("settings", {}))
         if "dense" in data:
             dense = data["dense"]
             model.center = np.array(dense["center"], dtype=np.float32)

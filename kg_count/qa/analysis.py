@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import Iterable
 
 from kg_count.qa.features import crossed, event_features, pair_features, pair_vector
-from kg_count.qa.models import TRIGGER_THRESHOLDS, QAModels
+from kg_count.qa.models import QAModels
 from kg_count.qa.passage import PassageEvent, find_events, parse
 from kg_count.qa.passage_graph import PassageGraph
 from kg_count.settings import settings
@@ -65,7 +65,7 @@ def analyse_passage(passage_id: str, text: str, models: QAModels, style: str) ->
     """
     doc = parse(text)
     vectors = passage_vectors(doc, models)
-    events = find_events(doc, models.triggers, style, TRIGGER_THRESHOLDS[style], vectors)
+    events = find_events(doc, models.triggers, style, models.triggers.threshold_for(style), vectors)
     graph = PassageGraph(passage_id)
     graph.add_events(events)
     scorer, relations = (models.temporal, TEMPORAL_RELATIONS) if style == "torque" else \

@@ -1,16 +1,19 @@
-"""The shipped QA models and their decision thresholds, loaded once."""
+"""The shipped QA models, loaded once; each carries its decision thresholds and the [qa_training]
+settings it was fitted with (a warning is logged when those in force differ)."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from kg_count.learning.linear_model import LinearModel
+from kg_count.settings import sections_trained_otherwise
 
+logger = logging.getLogger(__name__)
 MODEL_DIR = Path(__file__).with_name("models")
-TRIGGER_THRESHOLDS = {"torque": 0.4, "ester": 0.3}  # chosen by 5-fold cross-validation of trigger F1
-DECISION_THRESHOLDS = {"temporal": 0.5, "status": 0.5, "semantic": 0.2}  # chosen by cross-validated scores
+SCORERS = ("triggers", "temporal", "status", "semantic")
 
 
 @dataclass
@@ -31,5 +34,8 @@ class QAModels:
 @lru_cache(maxsize=1)
 def shipped_models() -> QAModels:
     """The models in ``kg_count/qa/models/`` (SetupError naming a missing one)."""
-    return QAModels(*(LinearModel.load(MODEL_DIR / f"{name}.json")
-                      for name in ("triggers", "temporal", "status", "semantic")))
+    models = QAModels(*(LinearModel.load(MODEL_DIR / f"{name}.json") for name in SCORERS))
+    if any(sections_trained_otherwise(getattr(models, name).trained_with, ("qa_training",)) for name in SCORERS):
+        logger.warning("the QA models were trained with other [qa_training] settings; retrain them with %s",
+                       LinearModel.retrain)
+    return models

@@ -31,8 +31,6 @@ from kg_count.qa.readers import parse_offsets, read_ester, read_torque
 
 MATRES_LABELS = {"BEFORE": "before", "AFTER": "after", "EQUAL": "overlaps"}
 INVERSE = {"before": "after", "after": "before", "overlaps": "overlaps"}
-# L2 penalties (on named features, on encoder vectors), chosen on fold 0
-L2 = {"triggers": (1.0, 3000.0), "temporal": (1.0, 3000.0), "status": (1.0, 100.0), "semantic": (1.0, 3000.0)}
 
 
 def fold_of(passage_id: str, folds: int) -> int:
@@ -187,18 +185,27 @@ def _fold_id(key: str) -> str:
 def train_models(data: TrainingData, keep: Callable[[str], bool] = lambda key: True):
     """The four scorers trained on the examples whose passage/document id passes ``keep``.
 
-    Returns a QAModels with the decision thresholds of kg_count.qa.models.
+    Returns a QAModels fitted with the penalties of the [qa_training] settings, each carrying that
+    section and its decision thresholds (the trigger model's by annotation style).
     """
-    from kg_count.learning.linear_model import train
-    from kg_count.qa.models import DECISION_THRESHOLDS, QAModels
+    from dataclasses import asdict
 
+    from kg_count.learning.linear_model import train
+    from kg_count.qa.models import SCORERS, QAModels
+    from kg_count.settings import settings
+
+    chosen_settings = settings().qa_training
+    values = asdict(chosen_settings)
     models = {}
-    for name in ("triggers", "temporal", "status", "semantic"):
+    for name in SCORERS:
         examples: ExampleSet = getattr(data, name)
         chosen = [e for key, e in examples.examples if keep(_fold_id(key))]
-        l2, dense_l2 = L2[name]
-        models[name] = train(chosen, l2=l2, vectors=examples.matrix(), dense_l2=dense_l2)
-        models[name].threshold = DECISION_THRESHOLDS.get(name, 0.5)
+        models[name] = train(chosen, l2=values[f"{name}_l2"], vectors=examples.matrix(),
+                             dense_l2=values[f"{name}_vector_l2"])
+        models[name].threshold = values.get(f"{name}_threshold", 0.5)
+        models[name].trained_with = {"qa_training": values}
+    models["triggers"].thresholds = {"torque": chosen_settings.torque_trigger_threshold,
+                                     "ester": chosen_settings.ester_trigger_threshold}
     return QAModels(**models)
 
 
