@@ -8,11 +8,14 @@ sentence ids.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from kg_count.io.conll import Document
 from kg_count.nlp.model import load_model
 from kg_count.settings import settings
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
 
 
 @dataclass
@@ -20,7 +23,7 @@ class AnnotatedDocument:
     """A document, its spaCy ``Doc`` and the map from spaCy token index to document token position."""
 
     document: Document
-    doc: object
+    doc: Doc
     positions: list[int]
 
     def token_ids(self, start: int, end: int) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from kg_count.qa.features import crossed, event_features, pair_features, pair_vector
 from kg_count.qa.models import QAModels
@@ -17,15 +17,19 @@ TEMPORAL_RELATIONS = ("before", "after", "overlaps")
 SEMANTIC_RELATIONS = ("causes", "conditions", "counterfactual", "subEventOf", "coreferent")
 STATUSES = ("finished", "ongoing", "future")
 
+if TYPE_CHECKING:
+    import numpy as np
+    from spacy.tokens import Doc
+
 
 @dataclass
 class AnalysedPassage:
     """A passage's parse, its events and its event graph."""
 
-    doc: object
+    doc: Doc
     events: list[PassageEvent]
     graph: PassageGraph
-    vectors: object = None
+    vectors: np.ndarray | None = None
 
     @cached_property
     def event_at(self) -> dict[int, PassageEvent]:
