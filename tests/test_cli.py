@@ -1,6 +1,7 @@
 """The kg-count command line: exit codes, messages and outputs, run as a user runs it."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -89,6 +90,10 @@ def test_answer_and_run_sample_on_embedded_sample(tmp_path, capsys):
     answers = json.loads((tmp_path / "s2" / "answers.json").read_text())
     questions = json.loads(open("data/sample/s2/questions.json").read())
     assert set(answers) == set(questions)
+    assert main(["evaluate", "--gold", "data/sample/s2/answers.json", "--system", str(tmp_path / "s2" / "answers.json"),
+                 "--report", str(tmp_path / "report"), "--store", str(tmp_path / "store")]) == 0
+    page = (tmp_path / "report" / "index.html").read_text()
+    assert re.search(r"<b>[^<]+ \(confidence [01]\.\d\d\)</b>", page)
 
 
 @pytest.mark.parametrize("missing", ["docs.conll", "s2"])

@@ -45,3 +45,11 @@ def test_incidents_in_the_report_are_one_block_each():
 
     blocks = _incident_lines({"i1": ["d2", "d1"], "i2": ["d3"]})
     assert blocks.count('class="incident"') == 2 and blocks.index("d1") < blocks.index("d2")
+
+
+def test_the_systems_documents_are_grouped_by_incident_with_its_confidence():
+    from kg_count.evaluate.html_report import _grouped
+
+    blocks = _grouped(["d1", "d2", "d3"], {"d1": ("incident-4", 0.8312), "d2": ("incident-4", 0.8312)})
+    assert blocks.count('class="incident"') == 2
+    assert "incident-4 (confidence 0.83)" in blocks and blocks.index("d1") < blocks.index("d2") < blocks.index("?")

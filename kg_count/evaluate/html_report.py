@@ -81,7 +81,7 @@ def _table(rows: list[list[str]], header: list[str]) -> str:
 
 
 def _subtask_section(number: str, scores: dict, gold: Mapping[str, GoldAnswer], system: Mapping[str, SystemAnswer],
-                     questions: Mapping[str, Question], doc_incidents: Mapping[str, str]) -> str:
+                     questions: Mapping[str, Question], doc_incidents: Mapping[str, tuple[str, float]]) -> str:
     counts = "accuracy" in scores
     keys = ["answered", "accuracy", "rmse", "doc_precision", "doc_recall", "doc_f1"] if counts else \
         ["answered", "doc_precision", "doc_recall", "doc_f1"]
@@ -127,17 +127,21 @@ def _incident_lines(groups: Mapping[str, Iterable[str]]) -> str:
     return "".join(blocks) or "-"
 
 
-def _grouped(documents, doc_incidents: Mapping[str, str]) -> str:
+def _grouped(documents, doc_incidents: Mapping[str, tuple[str, float]]) -> str:
+    """The system's ``documents`` in blocks by the store's incident, each headed by the incident's id and
+    confidence ("?" for a document the store put in no incident)."""
     groups: dict[str, list[str]] = {}
     for doc in documents:
-        groups.setdefault(doc_incidents.get(doc, "?"), []).append(doc)
+        incident = doc_incidents.get(doc)
+        groups.setdefault("?" if incident is None else f"{incident[0]} (confidence {incident[1]:.2f})", []).append(doc)
     return _incident_lines(groups)
 
 
 def write_report(folder: str | os.PathLike, scores: dict, gold: Mapping[str, GoldAnswer],
                  system: Mapping[str, SystemAnswer], questions: Mapping[str, Question] | None,
-                 doc_incidents: Mapping[str, str] | None = None) -> Path:
-    """Write ``folder/index.html``; return its path."""
+                 doc_incidents: Mapping[str, tuple[str, float]] | None = None) -> Path:
+    """Write ``folder/index.html``; return its path. ``doc_incidents`` gives each document's incident
+    (id, confidence) in the store, to show the system's documents grouped by incident."""
     subtasks = scores.get("subtasks") or {str(scores.get("subtask", 2)): scores}
     sections = [_subtask_section(n, s, gold, system, questions or {}, doc_incidents or {})
                 for n, s in sorted(subtasks.items())]
