@@ -75,7 +75,7 @@ def analyse_passage(passage_id: str, text: str, models: QAModels, style: str) ->
     scorer, relations = (models.temporal, TEMPORAL_RELATIONS) if style == "torque" else \
         (models.semantic, SEMANTIC_RELATIONS)
     if scorer is not None:
-        scored = []
+        scored, lowest = [], settings().reading.min_stored_confidence
         for anchor in events:
             for event in events:
                 if event is anchor:
@@ -84,7 +84,7 @@ def analyse_passage(passage_id: str, text: str, models: QAModels, style: str) ->
                 vector = None if vectors is None else pair_vector(vectors, event, anchor)
                 for relation in relations:
                     confidence = scorer.probability(crossed(relation, features), vector, (relation,))
-                    if confidence >= settings().reading.min_stored_confidence:
+                    if confidence >= lowest:
                         scored.append((event, relation, anchor, confidence))
         graph.add_relations(scored)
     if style == "torque" and models.status is not None:

@@ -57,25 +57,30 @@ def _dependency(doc, event: PassageEvent, anchor: PassageEvent) -> list[str]:
     return features
 
 
-@lru_cache(maxsize=4096)
-def _wordnet_relation(lemma: str, other: str) -> str:
+@lru_cache(maxsize=20000)
+def _senses(lemma: str) -> tuple[frozenset, frozenset]:
+    """The first three WordNet senses of ``lemma`` and their hypernyms up to three steps."""
     from kg_count.resources.wordnet import wordnet
 
+    senses = wordnet().synsets(lemma)[:3]
+    hypernyms = frozenset(h for s in senses for h in s.closure(lambda x: x.hypernyms(), depth=3))
+    return frozenset(senses), hypernyms
+
+
+def _wordnet_relation(lemma: str, other: str) -> str:
+    """How the senses of two lemmas relate: same lemma, synonym (a shared sense), hyponym or
+    hypernym (within three steps) of the other, or none."""
     if lemma == other:
         return "same_lemma"
-    reader = wordnet()
-    first, second = reader.synsets(lemma)[:3], reader.synsets(other)[:3]
+    (first, first_up), (second, second_up) = _senses(lemma), _senses(other)
     if not first or not second:
         return "none"
-    if set(first) & set(second):
+    if first & second:
         return "synonym"
-    for s in first:
-        hypernyms = set(s.closure(lambda x: x.hypernyms(), depth=3))
-        if hypernyms & set(second):
-            return "e_hyponym"
-    for s in second:
-        if set(s.closure(lambda x: x.hypernyms(), depth=3)) & set(first):
-            return "e_hypernym"
+    if first_up & second:
+        return "e_hyponym"
+    if second_up & first:
+        return "e_hypernym"
     return "none"
 
 
