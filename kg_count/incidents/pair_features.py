@@ -1,0 +1,121 @@
+"""What two reports share, as named binary features for the learned same-incident model.
+
+Reads two Reports (and the cosine of their titles' sentence vectors) and returns feature names:
+how their dates relate (by certainty and granularity, days apart), how their places relate
+(same city, kilometres apart, one unknown), the victims and suspects both name, whether their
+counts agree, how alike their titles are (words and sentence vectors), whether the titles read
+like follow-up stories, and days between their publication dates. ``hard_conflict`` says when
+two reports may never be one incident whatever else agrees.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from rapidfuzz import fuzz
+
+from kg_count.incidents.confidence import FOLLOW_UP_WORDS
+from kg_count.incidents.evidence import compare, date_interval, dates_apart, distance_km, shared_names, title_words
+from kg_count.incidents.reports import Report
+
+
+def bucket(value: float, edges: Sequence[float]) -> str:
+    """The name of the bin ``value`` falls in: ``<e0``, ``e0-e1`` ... ``>=eN``."""
+    if value < edges[0]:
+        return f"<{edges[0]:g}"
+    for low, high in zip(edges, edges[1:]):
+        if value < high:
+            return f"{low:g}-{high:g}"
+    return f">={edges[-1]:g}"
+
+
+def hard_conflict(a: Report, b: Report) -> str | None:
+    """Why ``a`` and ``b`` can never be one incident (other kinds, other states, dates that cannot
+    agree and no shared name), or None."""
+    if a.family != b.family:
+        return f"kinds differ ({a.family} / {b.family})"
+    if a.state_iri and b.state_iri and a.state_iri != b.state_iri:
+        return "states differ"
+    if dates_apart(a, b) and not shared_names(a, b):
+        return f"dates apart ({a.date} / {b.date})"
+    return None
+
+
+def _date_features(a: Report, b: Report) -> list[str]:
+    kinds = "|".join(sorted(f"{r.certainty}:{r.granularity}" for r in (a, b)))
+    if dates_apart(a, b):
+        gap = min(abs((date_interval(a)[0] - date_interval(b)[1]).days),
+                  abs((date_interval(b)[0] - date_interval(a)[1]).days))
+        return [f"date:apart:{bucket(gap, (7, 31, 366))}"]
+    if a.certainty == b.certainty == "text" and a.granularity == b.granularity == "day":
+        return [f"date:text_days:{bucket(abs((a.date - b.date).days), (1, 2))}"]
+    return [f"date:overlap:{kinds}"]
+
+
+def _place_features(a: Report, b: Report) -> list[str]:
+    if a.city_iri and b.city_iri:
+        if a.city_iri == b.city_iri:
+            return ["place:same_city"]
+        distance = distance_km(a, b)
+        return ["place:city_km:" + ("unknown" if distance is None else bucket(distance, (10, 25, 60, 150)))]
+    if a.state_iri and b.state_iri:
+        return ["place:same_state:" + ("one_city" if a.city_iri or b.city_iri else "no_city")]
+    if a.state_iri or b.state_iri:
+        return ["place:one_unknown"]
+    return ["place:both_unknown"]
+
+
+def _name_features(a: Report, b: Report) -> list[str]:
+    shared = shared_names(a, b)
+    if shared:
+        roles = {p.role for p in a.named_participants if p.full_name in shared}
+        return [f"names:shared:{bucket(len(shared), (2, 3))}", *(f"names:shared_role:{r}" for r in sorted(roles))]
+    harmed = [any(p.status in ("killed", "injured") for p in r.named_participants) for r in (a, b)]
+    if all(harmed):
+        return ["names:different_victims"]
+    if any(r.named_participants for r in (a, b)):
+        return ["names:one_side" if not all(r.named_participants for r in (a, b)) else "names:different"]
+    return ["names:none"]
+
+
+def _count_features(a: Report, b: Report) -> list[str]:
+    features = []
+    for name in ("killed", "injured", "fired"):
+        here, there = getattr(a, name), getattr(b, name)
+        if here and there:
+            features.append(f"count:{name}:" + ("same" if here == there else "differ"))
+        elif here or there:
+            features.append(f"count:{name}:one")
+    return features
+
+
+def _title_features(a: Report, b: Report, cosine: float | None) -> list[str]:
+    features = [f"title:words:{bucket(fuzz.token_set_ratio(title_words(a.title), title_words(b.title)), (40, 60, 80))}"]
+    if cosine is not None:
+        features.append(f"title:cosine:{bucket(cosine, (0.3, 0.4, 0.5, 0.6, 0.7, 0.8))}")
+    follow = sum(bool(set(re.findall(r"[a-z]+", r.title.lower())) & FOLLOW_UP_WORDS) for r in (a, b))
+    features.append(f"title:follow_up:{follow}")
+    return features
+
+
+def _rule_feature(a: Report, b: Report) -> str:
+    """The hand-weighted evidence (``evidence.compare``, [clustering] weights) as one feature: its
+    score in bins, or its conflict."""
+    rules = compare(a, b)
+    if rules.conflicts:
+        return "rules:conflict:" + rules.conflicts[0].split(" (")[0].replace(" ", "_")
+    return f"rules:{bucket(rules.score, (1, 2, 3, 4, 5, 6))}"
+
+
+def pair_features(a: Report, b: Report, cosine: float | None = None) -> list[str]:
+    """The features of a pair of reports of one kind (``cosine``: of their titles' sentence vectors),
+    with a few conjunctions of place, date and names, the strongest signs taken together, and the
+    hand-weighted rules' verdict."""
+    date, place, names = _date_features(a, b), _place_features(a, b), _name_features(a, b)
+    features = [*date, *place, *names, *_count_features(a, b), *_title_features(a, b, cosine), _rule_feature(a, b),
+                f"dct:{bucket(abs((a.dct - b.dct).days), (1, 2, 4, 8, 31))}", f"family:{a.family}"]
+    features.append(f"{place[0]}&{date[0]}")
+    features.append(f"{place[0]}&{names[0]}")
+    features.append(f"{date[0]}&{names[0]}")
+    return features
