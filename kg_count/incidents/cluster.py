@@ -16,7 +16,7 @@ from typing import Sequence
 
 from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.evidence import date_interval
-from kg_count.incidents.pair_features import hard_conflict, pair_features
+from kg_count.incidents.pair_features import SLACK_DAYS, hard_conflict, pair_features, title_rarity
 from kg_count.incidents.reports import Report
 from kg_count.incidents.title_vectors import cosine, sentence_vectors
 
@@ -45,9 +45,9 @@ class PairScores:
     probability: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
-def candidate_pairs(reports: Sequence[Report]) -> list[tuple[int, int]]:
-    """Index pairs of reports of one kind whose date intervals overlap (a sweep over sorted intervals),
-    or that name someone with the same last name, whatever their dates."""
+def candidate_pairs(reports: Sequence[Report], slack: int = SLACK_DAYS) -> list[tuple[int, int]]:
+    """Index pairs of reports of one kind whose date intervals lie within ``slack`` days (a sweep over
+    sorted intervals), or that name someone with the same last name, whatever their dates."""
     by_family: dict[str, list[int]] = {}
     by_name: dict[tuple[str, str], list[int]] = {}
     for i, report in enumerate(reports):
@@ -59,20 +59,22 @@ def candidate_pairs(reports: Sequence[Report]) -> list[tuple[int, int]]:
         intervals = sorted((date_interval(reports[i]), i) for i in members)
         for n, ((first, last), i) in enumerate(intervals):
             for (other_first, _), j in intervals[n + 1:]:
-                if other_first > last:
+                if (other_first - last).days > slack:
                     break
                 pairs.add((min(i, j), max(i, j)))
     return sorted(pairs)
 
 
 def pair_evidence(reports: Sequence[Report]) -> PairScores:
-    """The features of every candidate pair without a hard conflict (titles compared by sentence vectors)."""
+    """The features of every candidate pair without a hard conflict (titles compared by sentence vectors
+    and by the rarity of their shared words among ``reports``' titles)."""
     vectors = sentence_vectors(r.title for r in reports)
+    rarity = title_rarity([r.title for r in reports])
     features = {}
     for i, j in candidate_pairs(reports):
         a, b = reports[i], reports[j]
         if hard_conflict(a, b) is None:
-            features[(i, j)] = pair_features(a, b, cosine(vectors.get(a.title), vectors.get(b.title)))
+            features[(i, j)] = pair_features(a, b, cosine(vectors.get(a.title), vectors.get(b.title)), rarity)
     return PairScores(features)
 
 

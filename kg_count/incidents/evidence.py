@@ -70,11 +70,16 @@ def shared_names(a: Report, b: Report) -> list[str]:
     return [p.full_name for p in a.named_participants if any(same_person(p, q) for q in b_names)]
 
 
-def dates_apart(a: Report, b: Report) -> bool:
-    """True when the two reports' date intervals (``date_interval``) cannot overlap."""
+def days_between(a: Report, b: Report) -> int:
+    """Days between the two reports' date intervals (``date_interval``): 0 when they overlap."""
     a_first, a_last = date_interval(a)
     b_first, b_last = date_interval(b)
-    return a_last < b_first or b_last < a_first
+    return max((b_first - a_last).days, (a_first - b_last).days, 0)
+
+
+def dates_apart(a: Report, b: Report) -> bool:
+    """True when the two reports' date intervals (``date_interval``) cannot overlap."""
+    return days_between(a, b) > 0
 
 
 def title_words(title: str) -> str:

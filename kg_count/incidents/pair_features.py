@@ -10,13 +10,15 @@ two reports may never be one incident whatever else agrees.
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
 from typing import Sequence
 
 from rapidfuzz import fuzz
 
 from kg_count.incidents.confidence import FOLLOW_UP_WORDS
-from kg_count.incidents.evidence import compare, date_interval, dates_apart, distance_km, shared_names, title_words
+from kg_count.incidents.evidence import TITLE_STOPWORDS, compare, days_between, distance_km, shared_names, title_words
 from kg_count.incidents.reports import Report
 
 
@@ -30,30 +32,35 @@ def bucket(value: float, edges: Sequence[float]) -> str:
     return f">={edges[-1]:g}"
 
 
+SLACK_DAYS = 7  # reports whose date intervals lie this close may still be one (a misread date)
+SOFT_STATES = False
+
+
 def hard_conflict(a: Report, b: Report) -> str | None:
-    """Why ``a`` and ``b`` can never be one incident (other kinds, other states, dates that cannot
-    agree and no shared name), or None."""
+    """Why ``a`` and ``b`` can never be one incident (other kinds, other states, date intervals more
+    than SLACK_DAYS apart and no shared name), or None."""
     if a.family != b.family:
         return f"kinds differ ({a.family} / {b.family})"
-    if a.state_iri and b.state_iri and a.state_iri != b.state_iri:
+    if not SOFT_STATES and a.state_iri and b.state_iri and a.state_iri != b.state_iri:
         return "states differ"
-    if dates_apart(a, b) and not shared_names(a, b):
+    if days_between(a, b) > SLACK_DAYS and not shared_names(a, b):
         return f"dates apart ({a.date} / {b.date})"
     return None
 
 
 def _date_features(a: Report, b: Report) -> list[str]:
     kinds = "|".join(sorted(f"{r.certainty}:{r.granularity}" for r in (a, b)))
-    if dates_apart(a, b):
-        gap = min(abs((date_interval(a)[0] - date_interval(b)[1]).days),
-                  abs((date_interval(b)[0] - date_interval(a)[1]).days))
-        return [f"date:apart:{bucket(gap, (7, 31, 366))}"]
+    gap = days_between(a, b)
+    if gap:
+        return [f"date:apart:{bucket(gap, (3, 8, 31, 366))}"]
     if a.certainty == b.certainty == "text" and a.granularity == b.granularity == "day":
         return [f"date:text_days:{bucket(abs((a.date - b.date).days), (1, 2))}"]
     return [f"date:overlap:{kinds}"]
 
 
 def _place_features(a: Report, b: Report) -> list[str]:
+    if a.state_iri and b.state_iri and a.state_iri != b.state_iri:
+        return ["place:states_differ"]
     if a.city_iri and b.city_iri:
         if a.city_iri == b.city_iri:
             return ["place:same_city"]
@@ -73,7 +80,9 @@ def _name_features(a: Report, b: Report) -> list[str]:
         return [f"names:shared:{bucket(len(shared), (2, 3))}", *(f"names:shared_role:{r}" for r in sorted(roles))]
     harmed = [any(p.status in ("killed", "injured") for p in r.named_participants) for r in (a, b)]
     if all(harmed):
-        return ["names:different_victims"]
+        # one victim each, and not the same one: two incidents
+        sole = all(r.killed + r.injured <= 1 for r in (a, b))
+        return ["names:different_sole_victims" if sole else "names:different_victims"]
     if any(r.named_participants for r in (a, b)):
         return ["names:one_side" if not all(r.named_participants for r in (a, b)) else "names:different"]
     return ["names:none"]
@@ -84,14 +93,29 @@ def _count_features(a: Report, b: Report) -> list[str]:
     for name in ("killed", "injured", "fired"):
         here, there = getattr(a, name), getattr(b, name)
         if here and there:
-            features.append(f"count:{name}:" + ("same" if here == there else "differ"))
+            features.append(f"count:{name}:" + (f"same:{bucket(here, (2, 4))}" if here == there else "differ"))
         elif here or there:
             features.append(f"count:{name}:one")
     return features
 
 
-def _title_features(a: Report, b: Report, cosine: float | None) -> list[str]:
+def content_words(title: str) -> set[str]:
+    """The title's lower-case words of three letters or more, stopwords left out."""
+    return {w for w in re.findall(r"[a-z]{3,}", title.lower()) if w not in TITLE_STOPWORDS}
+
+
+def title_rarity(titles: Sequence[str]) -> dict[str, float]:
+    """Each content word of ``titles`` -> its inverse document frequency among them (log N / df)."""
+    counts = Counter(w for title in titles for w in content_words(title))
+    return {w: math.log(len(titles) / n) for w, n in counts.items()}
+
+
+def _title_features(a: Report, b: Report, cosine: float | None, rarity: dict[str, float] | None) -> list[str]:
     features = [f"title:words:{bucket(fuzz.token_set_ratio(title_words(a.title), title_words(b.title)), (40, 60, 80))}"]
+    if rarity:
+        shared = [rarity.get(w, 0.0) for w in content_words(a.title) & content_words(b.title)]
+        features.append(f"title:rarest_shared:{bucket(max(shared, default=0.0), (3, 4, 5, 6, 7))}")
+        features.append(f"title:rare_shared:{min(sum(x >= 5 for x in shared), 2)}")
     if cosine is not None:
         features.append(f"title:cosine:{bucket(cosine, (0.3, 0.4, 0.5, 0.6, 0.7, 0.8))}")
     follow = sum(bool(set(re.findall(r"[a-z]+", r.title.lower())) & FOLLOW_UP_WORDS) for r in (a, b))
@@ -108,12 +132,15 @@ def _rule_feature(a: Report, b: Report) -> str:
     return f"rules:{bucket(rules.score, (1, 2, 3, 4, 5, 6))}"
 
 
-def pair_features(a: Report, b: Report, cosine: float | None = None) -> list[str]:
-    """The features of a pair of reports of one kind (``cosine``: of their titles' sentence vectors),
+def pair_features(a: Report, b: Report, cosine: float | None = None,
+                  rarity: dict[str, float] | None = None) -> list[str]:
+    """The features of a pair of reports of one kind (``cosine``: of their titles' sentence vectors;
+    ``rarity``: title words' inverse document frequency among the reports clustered),
     with a few conjunctions of place, date and names, the strongest signs taken together, and the
     hand-weighted rules' verdict."""
     date, place, names = _date_features(a, b), _place_features(a, b), _name_features(a, b)
-    features = [*date, *place, *names, *_count_features(a, b), *_title_features(a, b, cosine), _rule_feature(a, b),
+    features = [*date, *place, *names, *_count_features(a, b), *_title_features(a, b, cosine, rarity),
+                _rule_feature(a, b),
                 f"dct:{bucket(abs((a.dct - b.dct).days), (1, 2, 4, 8, 31))}", f"family:{a.family}"]
     features.append(f"{place[0]}&{date[0]}")
     features.append(f"{place[0]}&{names[0]}")

@@ -24,7 +24,7 @@ from kg_count.io.answers import read_gold_answers
 from kg_count.io.questions import read_questions
 from kg_count.learning.linear_model import train
 
-THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+THRESHOLDS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7)
 GROUP_SHARES = (0.25, 0.5, 0.75, 1.0)  # group threshold = share x threshold
 
 
