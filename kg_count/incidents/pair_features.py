@@ -1,6 +1,6 @@
 """What two reports share, as named binary features for the learned same-incident model.
 
-Reads two Reports (and the cosine of their titles' sentence vectors) and returns feature names:
+Reads two Reports (and how alike their texts read: ``Similarity``) and returns feature names:
 how their dates relate (by certainty and granularity, days apart), how their places relate
 (same city, kilometres apart, one unknown), the victims and suspects both name, whether their
 counts agree, how alike their titles are (words and sentence vectors), whether the titles read
@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from dataclasses import dataclass
 from typing import Sequence
 
 from rapidfuzz import fuzz
@@ -20,6 +21,19 @@ from rapidfuzz import fuzz
 from kg_count.incidents.confidence import FOLLOW_UP_WORDS
 from kg_count.incidents.evidence import TITLE_STOPWORDS, compare, days_between, distance_km, shared_names, title_words
 from kg_count.incidents.reports import Report
+
+
+@dataclass(frozen=True)
+class Similarity:
+    """How alike two reports read: the cosine of their titles' sentence vectors (None: a title missing),
+    and the rarity (inverse document frequency) of title and lead words among the reports clustered."""
+
+    title: float | None = None
+    rarity: dict[str, float] | None = None
+    lead_rarity: dict[str, float] | None = None
+
+
+COSINE_EDGES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 
 
 def bucket(value: float, edges: Sequence[float]) -> str:
@@ -33,15 +47,23 @@ def bucket(value: float, edges: Sequence[float]) -> str:
 
 
 SLACK_DAYS = 7  # reports whose date intervals lie this close may still be one (a misread date)
-SOFT_STATES = False
+STATE_BRIDGE_RARITY = 5.0  # a shared title word this rare (log N/df) bridges two states
 
 
-def hard_conflict(a: Report, b: Report) -> str | None:
-    """Why ``a`` and ``b`` can never be one incident (other kinds, other states, date intervals more
-    than SLACK_DAYS apart and no shared name), or None."""
+def rarest_shared(a: str, b: str, rarity: dict[str, float] | None) -> float:
+    """The rarity of the rarest content word texts ``a`` and ``b`` share (0 when none or no rarities)."""
+    if not rarity:
+        return 0.0
+    return max((rarity.get(w, 0.0) for w in content_words(a) & content_words(b)), default=0.0)
+
+
+def hard_conflict(a: Report, b: Report, similarity: Similarity = Similarity()) -> str | None:
+    """Why ``a`` and ``b`` can never be one incident (other kinds; other states, unless their titles share
+    a rare word (a misread state); date intervals more than SLACK_DAYS apart and no shared name), or None."""
     if a.family != b.family:
         return f"kinds differ ({a.family} / {b.family})"
-    if not SOFT_STATES and a.state_iri and b.state_iri and a.state_iri != b.state_iri:
+    if a.state_iri and b.state_iri and a.state_iri != b.state_iri and \
+            rarest_shared(a.title, b.title, similarity.rarity) < STATE_BRIDGE_RARITY:
         return "states differ"
     if days_between(a, b) > SLACK_DAYS and not shared_names(a, b):
         return f"dates apart ({a.date} / {b.date})"
@@ -104,20 +126,27 @@ def content_words(title: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]{3,}", title.lower()) if w not in TITLE_STOPWORDS}
 
 
+RARITY_PRIOR = 2000  # texts assumed unseen, none with the word: a word in few texts of a small set is rare
+
+
 def title_rarity(titles: Sequence[str]) -> dict[str, float]:
-    """Each content word of ``titles`` -> its inverse document frequency among them (log N / df)."""
+    """Each content word of ``titles`` -> its smoothed inverse document frequency among them,
+    log((N + RARITY_PRIOR) / (df + 1)): about log N / df in a store, still graded in a handful of texts."""
     counts = Counter(w for title in titles for w in content_words(title))
-    return {w: math.log(len(titles) / n) for w, n in counts.items()}
+    return {w: math.log((len(titles) + RARITY_PRIOR) / (n + 1)) for w, n in counts.items()}
 
 
-def _title_features(a: Report, b: Report, cosine: float | None, rarity: dict[str, float] | None) -> list[str]:
+def _text_features(a: Report, b: Report, similarity: Similarity) -> list[str]:
     features = [f"title:words:{bucket(fuzz.token_set_ratio(title_words(a.title), title_words(b.title)), (40, 60, 80))}"]
-    if rarity:
-        shared = [rarity.get(w, 0.0) for w in content_words(a.title) & content_words(b.title)]
-        features.append(f"title:rarest_shared:{bucket(max(shared, default=0.0), (3, 4, 5, 6, 7))}")
-        features.append(f"title:rare_shared:{min(sum(x >= 5 for x in shared), 2)}")
-    if cosine is not None:
-        features.append(f"title:cosine:{bucket(cosine, (0.3, 0.4, 0.5, 0.6, 0.7, 0.8))}")
+    for part, rarity, edges in (("title", similarity.rarity, (3, 4, 5, 6, 7)),
+                                ("lead", similarity.lead_rarity, (4, 5, 6, 7))):
+        here, there = getattr(a, part), getattr(b, part)
+        if rarity and here and there:
+            shared = [rarity.get(w, 0.0) for w in content_words(here) & content_words(there)]
+            features.append(f"{part}:rarest_shared:{bucket(max(shared, default=0.0), edges)}")
+            features.append(f"{part}:rare_shared:{min(sum(x >= 5 for x in shared), 3)}")
+    if similarity.title is not None:
+        features.append(f"title:cosine:{bucket(similarity.title, COSINE_EDGES)}")
     follow = sum(bool(set(re.findall(r"[a-z]+", r.title.lower())) & FOLLOW_UP_WORDS) for r in (a, b))
     features.append(f"title:follow_up:{follow}")
     return features
@@ -132,14 +161,12 @@ def _rule_feature(a: Report, b: Report) -> str:
     return f"rules:{bucket(rules.score, (1, 2, 3, 4, 5, 6))}"
 
 
-def pair_features(a: Report, b: Report, cosine: float | None = None,
-                  rarity: dict[str, float] | None = None) -> list[str]:
-    """The features of a pair of reports of one kind (``cosine``: of their titles' sentence vectors;
-    ``rarity``: title words' inverse document frequency among the reports clustered),
+def pair_features(a: Report, b: Report, similarity: Similarity = Similarity()) -> list[str]:
+    """The features of a pair of reports of one kind (``similarity``: how alike their texts read),
     with a few conjunctions of place, date and names, the strongest signs taken together, and the
     hand-weighted rules' verdict."""
     date, place, names = _date_features(a, b), _place_features(a, b), _name_features(a, b)
-    features = [*date, *place, *names, *_count_features(a, b), *_title_features(a, b, cosine, rarity),
+    features = [*date, *place, *names, *_count_features(a, b), *_text_features(a, b, similarity),
                 _rule_feature(a, b),
                 f"dct:{bucket(abs((a.dct - b.dct).days), (1, 2, 4, 8, 31))}", f"family:{a.family}"]
     features.append(f"{place[0]}&{date[0]}")
