@@ -18,7 +18,7 @@ from typing import Sequence
 
 from rapidfuzz import fuzz
 
-from kg_count.incidents.confidence import FOLLOW_UP_WORDS
+from kg_count.incidents.confidence import FOLLOW_UP_WORDS, bucket
 from kg_count.incidents.evidence import TITLE_STOPWORDS, compare, days_between, distance_km, shared_names, title_words
 from kg_count.incidents.reports import Report
 
@@ -34,16 +34,6 @@ class Similarity:
 
 
 COSINE_EDGES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
-
-
-def bucket(value: float, edges: Sequence[float]) -> str:
-    """The name of the bin ``value`` falls in: ``<e0``, ``e0-e1`` ... ``>=eN``."""
-    if value < edges[0]:
-        return f"<{edges[0]:g}"
-    for low, high in zip(edges, edges[1:]):
-        if value < high:
-            return f"{low:g}-{high:g}"
-    return f">={edges[-1]:g}"
 
 
 SLACK_DAYS = 7  # reports whose date intervals lie this close may still be one (a misread date)
