@@ -16,7 +16,7 @@ from typing import Sequence
 
 from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.evidence import date_interval
-from kg_count.incidents.pair_features import SLACK_DAYS, Similarity, hard_conflict, pair_features, title_rarity
+from kg_count.incidents.pair_features import SLACK_DAYS, Similarity, hard_conflict, pair_features, text_rarity
 from kg_count.incidents.reports import Report
 from kg_count.incidents.title_vectors import cosine, sentence_vectors
 
@@ -69,7 +69,7 @@ def pair_evidence(reports: Sequence[Report]) -> PairScores:
     """The features of every candidate pair without a hard conflict (titles compared by sentence vectors,
     titles and leads by the rarity of the words they share among ``reports``' titles and leads)."""
     vectors = sentence_vectors(r.title for r in reports)
-    rarity, lead_rarity = title_rarity([r.title for r in reports]), title_rarity([r.lead for r in reports])
+    rarity, lead_rarity = text_rarity([r.title for r in reports]), text_rarity([r.lead for r in reports])
     features = {}
     for i, j in candidate_pairs(reports):
         a, b = reports[i], reports[j]

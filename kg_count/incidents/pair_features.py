@@ -111,19 +111,19 @@ def _count_features(a: Report, b: Report) -> list[str]:
     return features
 
 
-def content_words(title: str) -> set[str]:
-    """The title's lower-case words of three letters or more, stopwords left out."""
-    return {w for w in re.findall(r"[a-z]{3,}", title.lower()) if w not in TITLE_STOPWORDS}
+def content_words(text: str) -> set[str]:
+    """The text's lower-case words of three letters or more, title stopwords left out."""
+    return {w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in TITLE_STOPWORDS}
 
 
 RARITY_PRIOR = 2000  # texts assumed unseen, none with the word: a word in few texts of a small set is rare
 
 
-def title_rarity(titles: Sequence[str]) -> dict[str, float]:
-    """Each content word of ``titles`` -> its smoothed inverse document frequency among them,
-    log((N + RARITY_PRIOR) / (df + 1)): about log N / df in a store, still graded in a handful of texts."""
-    counts = Counter(w for title in titles for w in content_words(title))
-    return {w: math.log((len(titles) + RARITY_PRIOR) / (n + 1)) for w, n in counts.items()}
+def text_rarity(texts: Sequence[str]) -> dict[str, float]:
+    """Each content word of ``texts`` (titles, or leads) -> its smoothed inverse document frequency among
+    them, log((N + RARITY_PRIOR) / (df + 1)): about log N / df in a store, still graded in a handful of texts."""
+    counts = Counter(w for text in texts for w in content_words(text))
+    return {w: math.log((len(texts) + RARITY_PRIOR) / (n + 1)) for w, n in counts.items()}
 
 
 def _text_features(a: Report, b: Report, similarity: Similarity) -> list[str]:
