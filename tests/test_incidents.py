@@ -207,3 +207,18 @@ def test_merge_reasons_reach_the_incident_graph():
     [incident] = incidents_of(reports)
     reasons = [str(r) for r in incident_graph([incident]).objects(None, KGC.mergeReason)]
     assert len(reasons) == 1 and reasons[0].startswith("a + b (") and "names:shared" in reasons[0]
+
+
+def test_the_coreference_model_file_is_in_the_incident_fingerprint(tmp_path, monkeypatch):
+    import json
+
+    from kg_count.graph.store import GraphStore
+    from kg_count.incidents import materialise
+
+    with GraphStore(tmp_path / "store") as store:
+        before = materialise.fingerprint(store)
+        changed = json.loads(materialise.COREFERENCE_MODEL_PATH.read_text())
+        changed["threshold"] = changed["threshold"] + 0.1
+        (tmp_path / "coreference.json").write_text(json.dumps(changed))
+        monkeypatch.setattr(materialise, "COREFERENCE_MODEL_PATH", tmp_path / "coreference.json")
+        assert materialise.fingerprint(store) != before
