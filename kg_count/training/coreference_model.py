@@ -80,14 +80,18 @@ class Labelled:
             reports = reports_from_store(opened)
         return cls.of(name, reports, gold)
 
-    def examples(self, docs: set[str] | None = None) -> list[tuple[list[str], int]]:
-        """(features, label) of each candidate pair of two gold documents (both in ``docs`` when given)."""
+    def labelled_pairs(self, docs: set[str] | None = None) -> list[tuple[tuple[int, int], int]]:
+        """(index pair, label) of each candidate pair of two gold documents (both in ``docs`` when given)."""
         found = []
-        for (i, j), features in sorted(self.evidence.features.items()):
+        for i, j in sorted(self.evidence.features):
             a, b = self.reports[i].doc_id, self.reports[j].doc_id
             if a in self.gold and b in self.gold and (docs is None or (a in docs and b in docs)):
-                found.append((features, int(self.gold[a] == self.gold[b])))
+                found.append(((i, j), int(self.gold[a] == self.gold[b])))
         return found
+
+    def examples(self, docs: set[str] | None = None) -> list[tuple[list[str], int]]:
+        """(features, label) of each candidate pair of two gold documents (both in ``docs`` when given)."""
+        return [(self.evidence.features[pair], label) for pair, label in self.labelled_pairs(docs)]
 
 
 def fit(examples: Sequence[tuple[list[str], int]], l2: float = 1.0) -> CoreferenceModel:
@@ -191,14 +195,16 @@ def cross_validate(target: Labelled, props: dict, others: Sequence[Labelled], tu
     and the fold's documents scored in the clustering of the whole store. Returns pooled and per-fold scores."""
     fold_of = state_folds(target.gold, props, target.reports, folds)
     total_p = total_r = total_n = 0.0
-    per_fold = []
+    per_fold, held_pairs = [], []
     extra = [example for data in others for example in data.examples()]
     for fold in range(folds):
         training = {d for d, f in fold_of.items() if f != fold}
         held = {d for d, f in fold_of.items() if f == fold}
         model = fit_and_tune(target.examples(training) + extra,
                              [(target, training), *((data, None) for data in tune_on)], l2)
-        system = system_groups(target, score_pairs(target.evidence, model), model.threshold, model.group_threshold)
+        scores = score_pairs(target.evidence, model)
+        system = system_groups(target, scores, model.threshold, model.group_threshold)
+        held_pairs.extend((scores.probability[pair], label) for pair, label in target.labelled_pairs(held))
         p, r, n = bcubed_sums(target.gold, system, held)
         total_p, total_r, total_n = total_p + p, total_r + r, total_n + n
         per_fold.append({"fold": fold, "documents": n, "threshold": model.threshold,
@@ -206,7 +212,19 @@ def cross_validate(target: Labelled, props: dict, others: Sequence[Labelled], tu
                          "bcubed_r": round(100 * r / n, 2), "bcubed_f1": round(100 * f1(p / n, r / n), 2)})
     precision, recall = total_p / total_n, total_r / total_n
     return {"documents": int(total_n), "bcubed_p": round(100 * precision, 2), "bcubed_r": round(100 * recall, 2),
-            "bcubed_f1": round(100 * f1(precision, recall), 2), "folds": per_fold}
+            "bcubed_f1": round(100 * f1(precision, recall), 2), "folds": per_fold,
+            "reliability": reliability(held_pairs)}
+
+
+def reliability(pairs: Sequence[tuple[float, int]]) -> list[dict]:
+    """Held-out pair probabilities in tenths: how many pairs, their mean probability, the share that
+    were one incident."""
+    bins: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    for p, label in pairs:
+        bins[min(int(p * 10), 9)].append((p, label))
+    return [{"bin": f"{b / 10:.1f}-{(b + 1) / 10:.1f}", "pairs": len(v),
+             "mean_p": round(sum(p for p, _ in v) / len(v), 3), "same": round(sum(y for _, y in v) / len(v), 3)}
+            for b, v in sorted(bins.items())]
 
 
 def labelled_sets(tasks: Sequence[tuple[str, str]], gva: Sequence[tuple[str, str]]) -> tuple[list[Labelled], dict]:
