@@ -8,13 +8,20 @@ incident properties its questions ask: city, state, day/month/year, names) or th
   day, month and year agree with what the questions say of its incident, and whether it has a
   report of the asked event type at all;
 - incident properties: the same, for the incident the document was put in.
+With ``--cv``, the learned coreference model is measured held out instead: test-dev gold
+incidents fall into 5 folds by state; each fold's documents are clustered (with the whole store) by
+a model fitted on the other folds and on every ``--train-task`` / ``--train-gva`` set, its
+thresholds chosen on the other folds and the train tasks (``kg_count.training.coreference_model``).
 Usage: python benchmarks/measure_incidents.py --store DIR (--task-dir DIR | --gva ARTICLES.jsonl)
+       python benchmarks/measure_incidents.py --cv --store DIR --task-dir DIR [--train-task TASK_DIR STORE]
+              [--train-gva ARTICLES STORE] [--folds 5] [--l2 1.0]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -22,37 +29,7 @@ from kg_count.evaluate.coreference import bcub, blanc_counts
 from kg_count.graph.store import GraphStore
 from kg_count.incidents.materialise import incidents_of
 from kg_count.incidents.reports import reports_from_store
-from kg_count.io.answers import read_gold_answers
-from kg_count.io.questions import read_questions
-
-
-def gold_from_task(task_dir: Path) -> tuple[dict[str, str], dict[str, dict]]:
-    """Return doc -> gold incident, and incident -> asked properties (type, city, state, dates, names)."""
-    doc_incident, props = {}, defaultdict(lambda: defaultdict(set))
-    for sub in ("s1", "s2", "s3"):
-        answers_path = task_dir / sub / "answers.json"
-        if not answers_path.is_file():
-            continue
-        questions = read_questions(task_dir / sub / "questions.json")
-        for qid, answer in read_gold_answers(answers_path).items():
-            question = questions[qid]
-            for incident, docs in answer.incidents.items():
-                for doc in docs:
-                    doc_incident[doc] = incident
-                p = props[incident]
-                p["type"].add(question.event_type)
-                if question.location and question.location[1]:
-                    p[question.location[0]].add(question.location[1])
-                if question.time:
-                    p[question.time.granularity].add((question.time.start, question.time.end))
-                if question.participant:
-                    p["name"].add(question.participant[1].lower())
-    return doc_incident, props
-
-
-def gold_from_gva(path: Path) -> dict[str, str]:
-    with open(path, encoding="utf-8") as handle:
-        return {(row := json.loads(line))["doc_id"]: str(row["incident_id"]) for line in handle if line.strip()}
+from kg_count.training.coreference_model import Labelled, cross_validate, gold_from_gva, gold_from_task, labelled_sets
 
 
 def clustering_scores(gold: dict[str, str], system: dict[str, str]) -> dict:
@@ -107,7 +84,21 @@ def main() -> None:
     parser.add_argument("--store", required=True, type=Path)
     parser.add_argument("--task-dir", type=Path)
     parser.add_argument("--gva", type=Path)
+    parser.add_argument("--cv", action="store_true", help="cross-validate the learned coreference model by state")
+    parser.add_argument("--train-task", nargs=2, action="append", default=[], metavar=("TASK_DIR", "STORE"))
+    parser.add_argument("--train-gva", nargs=2, action="append", default=[], metavar=("ARTICLES", "STORE"))
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--l2", type=float, default=1.0)
     args = parser.parse_args()
+    if args.cv:
+        started = time.perf_counter()
+        gold, props = gold_from_task(args.task_dir)
+        target = Labelled.from_store(args.task_dir.name, args.store, gold)
+        others, _ = labelled_sets(args.train_task, args.train_gva)
+        result = cross_validate(target, props, others, [d for d in others if d.name != "gva"], args.folds, args.l2)
+        result["seconds"] = round(time.perf_counter() - started, 1)
+        print(json.dumps(result, indent=2))
+        return
     with GraphStore(args.store) as store:
         reports = reports_from_store(store)
     incidents = incidents_of(reports)

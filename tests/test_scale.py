@@ -104,3 +104,14 @@ def test_build_options_are_checked(docs, tmp_path):
         with pytest.raises(SystemExit) as stop:
             main(["build", "--docs", str(docs), "--store", str(tmp_path / "store"), *bad])
         assert stop.value.code == 2
+
+
+def test_a_built_store_keeps_each_document_s_lead_for_coreference(docs, single_process_quads, tmp_path):
+    from kg_count.incidents.reports import reports_from_store
+
+    location = tmp_path / "store"
+    build_store(docs, location)
+    documents = {d.doc_id: d for d in iter_documents(docs)}
+    with GraphStore(location) as store:
+        reports = reports_from_store(store)
+    assert reports and all(r.lead == documents[r.doc_id].lead() and r.lead for r in reports)

@@ -35,9 +35,10 @@ def _mention(graph: Graph, doc: URIRef, mention: MentionRecord, kind: URIRef) ->
     return node
 
 
-def document_graph(record: DocumentRecord, content_hash: str | None = None) -> Graph:
+def document_graph(record: DocumentRecord, content_hash: str | None = None, lead: str | None = None) -> Graph:
     """Return the named graph of one document (its identifier is the document IRI); ``content_hash``
-    (the hash of the document's content and the pipeline version) is recorded when given."""
+    (the hash of the document's content and the pipeline version) and ``lead`` (the body's opening
+    words, which document coreference compares) are recorded when given."""
     doc = document_iri(record.doc_id)
     graph = Graph(identifier=doc)
     bind_prefixes(graph)
@@ -46,6 +47,8 @@ def document_graph(record: DocumentRecord, content_hash: str | None = None) -> G
     graph.add((doc, KGC.docId, Literal(record.doc_id)))
     graph.add((doc, KGC.dct, Literal(record.dct, datatype=XSD.date)))
     graph.add((doc, KGC.title, Literal(record.title)))
+    if lead:
+        graph.add((doc, KGC.lead, Literal(lead)))
 
     time_node = URIRef(f"{doc}#time")
     graph.add((time_node, RDF.type, TIME.Instant))

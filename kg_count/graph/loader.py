@@ -72,6 +72,7 @@ def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: in
             deferred_interrupts() as interrupted:
         stored = store.document_versions()
         content_hashes: dict[str, str] = {}
+        leads: dict[str, str] = {}
 
         def todo() -> Iterator[Document]:
             for document in iter_any(docs):
@@ -83,6 +84,7 @@ def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: in
                     bar.update(1)
                 else:
                     content_hashes[document.doc_id] = key
+                    leads[document.doc_id] = document.lead()
                     yield document
 
         def extract(documents: Iterable[Document]) -> Iterator[DocumentRecord]:
@@ -92,7 +94,7 @@ def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: in
             cached_records(todo(), records_cache, extract, lambda document: content_hashes[document.doc_id])
         for record in records:
             check(interrupted)
-            summary.triples += store.add(record, content_hashes.pop(record.doc_id))
+            summary.triples += store.add(record, content_hashes.pop(record.doc_id), leads.pop(record.doc_id, None))
             summary.added += 1
             bar.update(1)
             summary.event_types.update(record.event_types)

@@ -115,10 +115,10 @@ class GraphStore:
         before hashes were stored, which are then rebuilt)."""
         return {str(row.docId): str(row.contentHash or "") for row in self.query(read_query("document_ids"))}
 
-    def add(self, record: DocumentRecord, content_hash: str | None = None) -> int:
+    def add(self, record: DocumentRecord, content_hash: str | None = None, lead: str | None = None) -> int:
         """Replace the document's graph with the one built from ``record`` (the document's content hash
-        ``content_hash``); return its triple count."""
-        return self.replace_graph(document_graph(record, content_hash))
+        ``content_hash``, its opening words ``lead``); return its triple count."""
+        return self.replace_graph(document_graph(record, content_hash, lead))
 
     def document_turtle(self, doc_id: str) -> str:
         """The Turtle of one document's graph; InputError when the store does not hold it."""

@@ -77,7 +77,7 @@ def training_settings() -> dict[str, dict]:
     return {name: dataclasses.asdict(getattr(current, name)) for name in TRAINED_SECTIONS}
 
 
-def _bin(value: float, edges: Sequence[float]) -> str:
+def bucket(value: float, edges: Sequence[float]) -> str:
     """The name of the bin ``value`` falls in: ``<e0``, ``e0-e1`` ... ``>=eN``."""
     if value < edges[0]:
         return f"<{edges[0]:g}"
@@ -100,13 +100,13 @@ def _title_words(title: str) -> set[str]:
 def incident_features(incident, reports: Sequence) -> list[str]:
     """Evidence features of one reconciled incident (``reconcile.Incident``) and its reports."""
     docs = len(reports)
-    features = [f"docs:{_bin(docs, (2, 3, 5, 9))}", f"date:{incident.certainty}:{incident.granularity}"]
+    features = [f"docs:{bucket(docs, (2, 3, 5, 9))}", f"date:{incident.certainty}:{incident.granularity}"]
     features.append(f"dated_docs:{_share(sum(r.certainty == 'text' for r in reports), docs)}")
     if incident.certainty == "text":
         agree = sum(r.certainty == "text" and r.date == incident.date for r in reports)
         features.append(f"date_agree:{_share(agree, docs)}")
         gap = min((r.dct - incident.date).days for r in reports)
-        features.append(f"dct_gap:{_bin(gap, (0, 2, 8, 31, 366))}")
+        features.append(f"dct_gap:{bucket(gap, (0, 2, 8, 31, 366))}")
     follow = sum(bool(_title_words(r.title) & FOLLOW_UP_WORDS) for r in reports)
     features.append(f"follow_up_titles:{_share(follow, docs)}")
     features.append("place:city" if incident.city_iri else "place:state" if incident.state_iri else "place:none")
@@ -115,11 +115,11 @@ def incident_features(incident, reports: Sequence) -> list[str]:
     if len(states) > 1:
         features.append("place:states_disagree")
     for name in ("killed", "injured"):
-        features.append(f"{name}:{_bin(getattr(incident, name), (1, 2, 4, 10))}")
+        features.append(f"{name}:{bucket(getattr(incident, name), (1, 2, 4, 10))}")
     family = reports[0].family if reports else "none"
     features.append(f"family:{family}")
     named = [p for p in incident.people if p.role in ("victim", "suspect")]
-    features.append(f"named:{_bin(len(named), (1, 2, 4))}")
+    features.append(f"named:{bucket(len(named), (1, 2, 4))}")
     if len(incident.types) > 1:
         features.append("types:several")
     return features
@@ -153,16 +153,16 @@ def match_features(question, date: dt.date, granularity: str, certainty: str, ki
         if kinds == {"other"}:
             features.append("name_role:only_other")
     if question.event_type == "killing":
-        features.append(f"fit:killed:{_bin(killed, (1, 2, 4))}")
+        features.append(f"fit:killed:{bucket(killed, (1, 2, 4))}")
     elif question.event_type == "injuring":
-        features.append(f"fit:injured:{_bin(injured, (1, 2, 4))}:killed:{_bin(killed, (1,))}")
+        features.append(f"fit:injured:{bucket(injured, (1, 2, 4))}:killed:{bucket(killed, (1,))}")
     return features
 
 
 def context_features(candidates: Sequence) -> list[list[str]]:
     """Features of each candidate among all candidates of one question: how many there are
     (broad questions gather more false incidents)."""
-    size = f"context:candidates:{_bin(len(candidates), (2, 4, 8, 16))}"
+    size = f"context:candidates:{bucket(len(candidates), (2, 4, 8, 16))}"
     return [[size] for _ in candidates]
 
 

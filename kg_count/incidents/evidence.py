@@ -64,11 +64,29 @@ def same_person(a: ReportedPerson, b: ReportedPerson) -> bool:
             or first_a.startswith(first_b) or first_b.startswith(first_a))
 
 
-def _title_words(title: str) -> str:
+def shared_names(a: Report, b: Report) -> list[str]:
+    """The full names of ``a``'s named victims and suspects that ``b`` names too (``same_person``)."""
+    b_names = b.named_participants
+    return [p.full_name for p in a.named_participants if any(same_person(p, q) for q in b_names)]
+
+
+def days_between(a: Report, b: Report) -> int:
+    """Days between the two reports' date intervals (``date_interval``): 0 when they overlap."""
+    a_first, a_last = date_interval(a)
+    b_first, b_last = date_interval(b)
+    return max((b_first - a_last).days, (a_first - b_last).days, 0)
+
+
+def dates_apart(a: Report, b: Report) -> bool:
+    """True when the two reports' date intervals (``date_interval``) cannot overlap."""
+    return days_between(a, b) > 0
+
+
+def title_words(title: str) -> str:
     return " ".join(w for w in title.lower().split() if w.isalnum() and w not in TITLE_STOPWORDS)
 
 
-def _distance_km(a: Report, b: Report) -> float | None:
+def distance_km(a: Report, b: Report) -> float | None:
     here = place_coordinates(a.city, a.state_iri) if a.city and a.state_iri else None
     there = place_coordinates(b.city, b.state_iri) if b.city and b.state_iri else None
     if here is None or there is None:
@@ -88,10 +106,8 @@ def compare(a: Report, b: Report) -> Comparison:
         result.conflicts.append(f"kinds differ ({a.family} / {b.family})")
         return result
     a_names, b_names = a.named_participants, b.named_participants
-    shared = [p.full_name for p in a_names if any(same_person(p, q) for q in b_names)]
-    a_first, a_last = date_interval(a)
-    b_first, b_last = date_interval(b)
-    if a_last < b_first or b_last < a_first:
+    shared = shared_names(a, b)
+    if dates_apart(a, b):
         if not shared:
             result.conflicts.append(f"dates apart ({a.date} / {b.date})")
             return result
@@ -112,7 +128,7 @@ def compare(a: Report, b: Report) -> Comparison:
         if a.city_iri == b.city_iri:
             result.add(weights.same_city, "same city")
         else:
-            distance = _distance_km(a, b)
+            distance = distance_km(a, b)
             if distance is None or distance > weights.nearby_km:
                 result.conflicts.append("cities differ")
                 return result
@@ -134,7 +150,7 @@ def compare(a: Report, b: Report) -> Comparison:
             # differing counts are no evidence: later reports update them
             result.add(weights.same_count, f"both {name} {here}")
 
-    similarity = fuzz.token_set_ratio(_title_words(a.title), _title_words(b.title))
+    similarity = fuzz.token_set_ratio(title_words(a.title), title_words(b.title))
     if similarity >= weights.title_similarity:
         result.add(weights.titles_alike, f"titles alike ({similarity:.0f})")
     return result

@@ -16,9 +16,11 @@ from kg_count.incidents import incident_graph as incident_graph_module
 from kg_count.incidents.incident_graph import INCIDENT_GRAPH, incident_graph
 from kg_count.graph.namespaces import KGC
 from kg_count import geography
-from kg_count.incidents import cluster, confidence, evidence, reconcile as reconcile_module, reports
+from kg_count.incidents import (cluster, confidence, coreference_model, evidence, pair_features,
+                                reconcile as reconcile_module, reports, title_vectors)
 from kg_count.incidents.cluster import cluster_reports
 from kg_count.incidents.confidence import MODEL_PATH, incident_features, shipped_model, twin_features
+from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH
 from kg_count.incidents.reconcile import Incident, reconcile
 from kg_count.incidents.reports import reports_from_store
 from kg_count.progress import status
@@ -27,7 +29,8 @@ from kg_count.settings import settings, stage_fingerprint
 if TYPE_CHECKING:
     from kg_count.graph.store import GraphStore
 
-CLUSTERING_MODULES = (reports, evidence, cluster, reconcile_module, incident_graph_module, confidence, geography)
+CLUSTERING_MODULES = (reports, evidence, pair_features, title_vectors, coreference_model, cluster, reconcile_module,
+                      incident_graph_module, confidence, geography)
 
 
 def settings_fingerprint(modules=CLUSTERING_MODULES) -> str:
@@ -37,11 +40,12 @@ def settings_fingerprint(modules=CLUSTERING_MODULES) -> str:
 
 
 def fingerprint(store: GraphStore) -> str:
-    """A hash of the store's complete documents with their content hashes, of the clustering settings
-    and of the incident-match model."""
+    """A hash of the store's complete documents with their content hashes, of the clustering settings,
+    of the coreference model and of the incident-match model."""
     documents = sorted(f"{doc_id} {content}" for doc_id, content in store.document_versions().items())
-    model = hashlib.sha256(MODEL_PATH.read_bytes()).hexdigest() if MODEL_PATH.exists() else "none"
-    return hashlib.sha256("\n".join([settings_fingerprint(), model, *documents]).encode()).hexdigest()
+    models = [hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else "none"
+              for path in (COREFERENCE_MODEL_PATH, MODEL_PATH)]
+    return hashlib.sha256("\n".join([settings_fingerprint(), *models, *documents]).encode()).hexdigest()
 
 
 def incidents_of(reports, model=None) -> list[Incident]:

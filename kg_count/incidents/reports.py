@@ -36,7 +36,7 @@ class ReportedPerson:
 
 @dataclass
 class Report:
-    """One document's account of an incident."""
+    """One document's account of an incident (``lead``: the body's opening words, "" when the store has none)."""
 
     doc_id: str
     dct: dt.date
@@ -52,6 +52,7 @@ class Report:
     injured: int
     fired: int
     people: list[ReportedPerson] = field(default_factory=list)
+    lead: str = ""
 
     @property
     def family(self) -> str:
@@ -82,7 +83,8 @@ def reports_from_store(store: GraphStore) -> list[Report]:
                 city_iri=str(row.city) if row.city is not None else None,
                 city=str(row.cityLabel) if row.cityLabel is not None else None,
                 state_iri=str(row.state) if row.state is not None else None,
-                killed=int(row.killed), injured=int(row.injured), fired=int(row.fired))
+                killed=int(row.killed), injured=int(row.injured), fired=int(row.fired),
+                lead=str(row.lead) if row.lead is not None else "")
         else:
             report.types.add(_local(row.type))
     people: dict[str, dict[str, ReportedPerson]] = defaultdict(dict)

@@ -63,6 +63,10 @@ class Document:
     def title(self) -> str:
         return " ".join(self.words("TITLE"))
 
+    def lead(self, words: int = 60) -> str:
+        """The first ``words`` words of the body (NEWLINE and EMPTY left out), joined by spaces."""
+        return " ".join(self.words("BODY")[:words])
+
     @property
     def text(self) -> str:
         """The words of title and body joined by spaces, NEWLINE tokens as line breaks."""

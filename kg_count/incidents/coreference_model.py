@@ -1,0 +1,58 @@
+"""The learned same-incident model: a LinearModel over pair features (``pair_features``), shipped as JSON.
+
+``kg_count/incidents/models/coreference.json`` holds the weights, the bias, the two merge thresholds
+(a pair's probability to start a merge; the mean probability over every pair across two groups to
+allow it) and the settings it was trained with (L2 weight, training sets, the [clustering] section).
+``scripts/train_coreference_model.py`` retrains it. The file is hashed into the incident fingerprint.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from kg_count.learning.linear_model import LinearModel
+from kg_count.settings import settings
+
+COREFERENCE_MODEL_PATH = Path(__file__).with_name("models") / "coreference.json"
+
+
+@dataclass
+class CoreferenceModel(LinearModel):
+    """P(same incident) of a pair of reports; ``threshold`` starts a merge, ``group_threshold`` bounds
+    the mean probability across the two groups merged."""
+
+    group_threshold: float = 0.5
+    trained_with: dict = field(default_factory=dict)
+
+    retrain = "scripts/train_coreference_model.py"
+
+    def to_json(self) -> dict:
+        """The LinearModel's JSON with the group threshold and the training settings."""
+        return {**super().to_json(), "group_threshold": round(self.group_threshold, 4),
+                "settings": self.trained_with or {"clustering": dataclasses.asdict(settings().clustering)}}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "CoreferenceModel":
+        plain = LinearModel.from_json(data)
+        return cls(plain.weights, plain.bias, plain.threshold,
+                   group_threshold=float(data.get("group_threshold", plain.threshold)),
+                   trained_with=data.get("settings", {}))
+
+    def reasons(self, features: list[str], top: int = 5) -> list[str]:
+        """The ``top`` features that weigh most in this pair's probability, with their weights."""
+        weighed = sorted(((self.weights.get(f, 0.0), f) for f in features), key=lambda w: -abs(w[0]))
+        return [f"{name} ({weight:+.2f})" for weight, name in weighed[:top] if weight]
+
+
+@lru_cache(maxsize=4)
+def _load(path: str, stamp: float) -> CoreferenceModel:
+    return CoreferenceModel.load(path)
+
+
+def shipped_coreference_model(path: Path = COREFERENCE_MODEL_PATH) -> CoreferenceModel:
+    """The shipped model (read once per file version); SetupError naming the file when it is missing."""
+    stamp = path.stat().st_mtime if path.exists() else 0.0
+    return _load(str(path), stamp)

@@ -1,0 +1,165 @@
+"""What two reports share, as named binary features for the learned same-incident model.
+
+Reads two Reports (and how alike their texts read: ``Similarity``) and returns feature names:
+how their dates relate (by certainty and granularity, days apart), how their places relate
+(same city, kilometres apart, one unknown), the victims and suspects both name, whether their
+counts agree, how alike their titles are (words and sentence vectors), whether the titles read
+like follow-up stories, and days between their publication dates. ``hard_conflict`` says when
+two reports may never be one incident whatever else agrees.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+from rapidfuzz import fuzz
+
+from kg_count.incidents.confidence import FOLLOW_UP_WORDS, bucket
+from kg_count.incidents.evidence import TITLE_STOPWORDS, compare, days_between, distance_km, shared_names, title_words
+from kg_count.incidents.reports import Report
+
+
+@dataclass(frozen=True)
+class Similarity:
+    """How alike two reports read: the cosine of their titles' sentence vectors (None: a title missing),
+    and the rarity (inverse document frequency) of title and lead words among the reports clustered."""
+
+    title: float | None = None
+    rarity: dict[str, float] | None = None
+    lead_rarity: dict[str, float] | None = None
+
+
+COSINE_EDGES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+
+
+SLACK_DAYS = 7  # reports whose date intervals lie this close may still be one (a misread date)
+STATE_BRIDGE_RARITY = 5.0  # a shared title word this rare (log N/df) bridges two states
+
+
+def rarest_shared(a: str, b: str, rarity: dict[str, float] | None) -> float:
+    """The rarity of the rarest content word texts ``a`` and ``b`` share (0 when none or no rarities)."""
+    if not rarity:
+        return 0.0
+    return max((rarity.get(w, 0.0) for w in content_words(a) & content_words(b)), default=0.0)
+
+
+def hard_conflict(a: Report, b: Report, similarity: Similarity = Similarity()) -> str | None:
+    """Why ``a`` and ``b`` can never be one incident (other kinds; other states, unless their titles share
+    a rare word (a misread state); date intervals more than SLACK_DAYS apart and no shared name), or None."""
+    if a.family != b.family:
+        return f"kinds differ ({a.family} / {b.family})"
+    if a.state_iri and b.state_iri and a.state_iri != b.state_iri and \
+            rarest_shared(a.title, b.title, similarity.rarity) < STATE_BRIDGE_RARITY:
+        return "states differ"
+    if days_between(a, b) > SLACK_DAYS and not shared_names(a, b):
+        return f"dates apart ({a.date} / {b.date})"
+    return None
+
+
+def _date_features(a: Report, b: Report) -> list[str]:
+    kinds = "|".join(sorted(f"{r.certainty}:{r.granularity}" for r in (a, b)))
+    gap = days_between(a, b)
+    if gap:
+        return [f"date:apart:{bucket(gap, (3, 8, 31, 366))}"]
+    if a.certainty == b.certainty == "text" and a.granularity == b.granularity == "day":
+        return [f"date:text_days:{bucket(abs((a.date - b.date).days), (1, 2))}"]
+    return [f"date:overlap:{kinds}"]
+
+
+def _place_features(a: Report, b: Report) -> list[str]:
+    if a.state_iri and b.state_iri and a.state_iri != b.state_iri:
+        return ["place:states_differ"]
+    if a.city_iri and b.city_iri:
+        if a.city_iri == b.city_iri:
+            return ["place:same_city"]
+        distance = distance_km(a, b)
+        return ["place:city_km:" + ("unknown" if distance is None else bucket(distance, (10, 25, 60, 150)))]
+    if a.state_iri and b.state_iri:
+        return ["place:same_state:" + ("one_city" if a.city_iri or b.city_iri else "no_city")]
+    if a.state_iri or b.state_iri:
+        return ["place:one_unknown"]
+    return ["place:both_unknown"]
+
+
+def _name_features(a: Report, b: Report) -> list[str]:
+    shared = shared_names(a, b)
+    if shared:
+        roles = {p.role for p in a.named_participants if p.full_name in shared}
+        return [f"names:shared:{bucket(len(shared), (2, 3))}", *(f"names:shared_role:{r}" for r in sorted(roles))]
+    harmed = [any(p.status in ("killed", "injured") for p in r.named_participants) for r in (a, b)]
+    if all(harmed):
+        # one victim each, and not the same one: two incidents
+        sole = all(r.killed + r.injured <= 1 for r in (a, b))
+        return ["names:different_sole_victims" if sole else "names:different_victims"]
+    if any(r.named_participants for r in (a, b)):
+        return ["names:one_side" if not all(r.named_participants for r in (a, b)) else "names:different"]
+    return ["names:none"]
+
+
+def _count_features(a: Report, b: Report) -> list[str]:
+    features = []
+    for name in ("killed", "injured", "fired"):
+        here, there = getattr(a, name), getattr(b, name)
+        if here and there:
+            features.append(f"count:{name}:" + (f"same:{bucket(here, (2, 4))}" if here == there else "differ"))
+        elif here or there:
+            features.append(f"count:{name}:one")
+    return features
+
+
+def content_words(text: str) -> set[str]:
+    """The text's lower-case words of three letters or more, title stopwords left out."""
+    return {w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in TITLE_STOPWORDS}
+
+
+RARITY_PRIOR = 2000  # texts assumed unseen, none with the word: a word in few texts of a small set is rare
+
+
+def text_rarity(texts: Sequence[str]) -> dict[str, float]:
+    """Each content word of ``texts`` (titles, or leads) -> its smoothed inverse document frequency among
+    them, log((N + RARITY_PRIOR) / (df + 1)): about log N / df in a store, still graded in a handful of texts."""
+    counts = Counter(w for text in texts for w in content_words(text))
+    return {w: math.log((len(texts) + RARITY_PRIOR) / (n + 1)) for w, n in counts.items()}
+
+
+def _text_features(a: Report, b: Report, similarity: Similarity) -> list[str]:
+    features = [f"title:words:{bucket(fuzz.token_set_ratio(title_words(a.title), title_words(b.title)), (40, 60, 80))}"]
+    for part, rarity, edges in (("title", similarity.rarity, (3, 4, 5, 6, 7)),
+                                ("lead", similarity.lead_rarity, (4, 5, 6, 7))):
+        here, there = getattr(a, part), getattr(b, part)
+        if rarity and here and there:
+            shared = [rarity.get(w, 0.0) for w in content_words(here) & content_words(there)]
+            features.append(f"{part}:rarest_shared:{bucket(max(shared, default=0.0), edges)}")
+            features.append(f"{part}:rare_shared:{min(sum(x >= 5 for x in shared), 3)}")
+    if similarity.title is not None:
+        features.append(f"title:cosine:{bucket(similarity.title, COSINE_EDGES)}")
+    follow = sum(bool(set(re.findall(r"[a-z]+", r.title.lower())) & FOLLOW_UP_WORDS) for r in (a, b))
+    features.append(f"title:follow_up:{follow}")
+    return features
+
+
+def _rule_feature(a: Report, b: Report) -> str:
+    """The hand-weighted evidence (``evidence.compare``, [clustering] weights) as one feature: its
+    score in bins, or its conflict."""
+    rules = compare(a, b)
+    if rules.conflicts:
+        return "rules:conflict:" + rules.conflicts[0].split(" (")[0].replace(" ", "_")
+    return f"rules:{bucket(rules.score, (1, 2, 3, 4, 5, 6))}"
+
+
+def pair_features(a: Report, b: Report, similarity: Similarity = Similarity()) -> list[str]:
+    """The features of a pair of reports of one kind (``similarity``: how alike their texts read),
+    with a few conjunctions of place, date and names, the strongest signs taken together, and the
+    hand-weighted rules' verdict."""
+    date, place, names = _date_features(a, b), _place_features(a, b), _name_features(a, b)
+    features = [*date, *place, *names, *_count_features(a, b), *_text_features(a, b, similarity),
+                _rule_feature(a, b),
+                f"dct:{bucket(abs((a.dct - b.dct).days), (1, 2, 4, 8, 31))}", f"family:{a.family}"]
+    features.append(f"{place[0]}&{date[0]}")
+    features.append(f"{place[0]}&{names[0]}")
+    features.append(f"{date[0]}&{names[0]}")
+    return features

@@ -1,0 +1,64 @@
+"""Sentence vectors of report titles (all-MiniLM-L6-v2, ``kg_count.learning.encoder``), cached on disk.
+
+Document coreference compares two reports' titles by the cosine of their sentence vectors. A
+title is encoded once per machine: vectors are kept (float16) in a SQLite file keyed by the
+SHA-256 of the encoder's name and the text, so rebuilding a store's incidents encodes nothing new.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+
+from kg_count.learning.encoder import PACKAGE, load_encoder
+
+CACHE_ENV = "KG_COUNT_VECTOR_CACHE"
+BUSY_TIMEOUT = 60.0
+
+
+def default_cache_path() -> Path:
+    """``$KG_COUNT_VECTOR_CACHE``, else ``sentence_vectors.sqlite`` in the project cache folder."""
+    from kg_count.resources.wordnet import project_cache
+
+    return Path(os.environ.get(CACHE_ENV) or project_cache() / "sentence_vectors.sqlite")
+
+
+def _key(text: str) -> str:
+    return hashlib.sha256(f"{PACKAGE}\n{text}".encode()).hexdigest()
+
+
+def sentence_vectors(texts: Iterable[str], cache: Path | None = None) -> dict[str, np.ndarray]:
+    """Each distinct text of ``texts`` -> its normalised sentence vector (float32), read from the cache
+    at ``cache`` (default ``default_cache_path()``) or encoded and then cached. Empty texts get none."""
+    wanted = sorted({t for t in texts if t.strip()})
+    path = cache or default_cache_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    found: dict[str, np.ndarray] = {}
+    connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
+    try:
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vector BLOB NOT NULL)")
+        for text in wanted:
+            row = connection.execute("SELECT vector FROM vectors WHERE key = ?", (_key(text),)).fetchone()
+            if row:
+                found[text] = np.frombuffer(row[0], dtype=np.float16).astype(np.float32)
+        for text in (t for t in wanted if t not in found):
+            vector = load_encoder().sentence_vector(text).astype(np.float32)
+            connection.execute("INSERT OR REPLACE INTO vectors VALUES (?, ?)",
+                               (_key(text), vector.astype(np.float16).tobytes()))
+            found[text] = vector
+    finally:
+        connection.close()
+    return found
+
+
+def cosine(a: np.ndarray | None, b: np.ndarray | None) -> float | None:
+    """The cosine of two sentence vectors, or None when either is missing."""
+    if a is None or b is None:
+        return None
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
