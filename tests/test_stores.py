@@ -174,6 +174,24 @@ def test_an_edited_document_is_extracted_again_and_others_are_skipped(tmp_path, 
     assert "Zanzibarville" in turtle
 
 
+def test_a_changed_graph_writer_rewrites_the_graphs_from_cached_records(tmp_path, capsys, monkeypatch):
+    from kg_count.graph import document_graph
+    from kg_count.nlp import pipeline
+
+    documents = [d for _, d in zip(range(2), iter_documents(SAMPLE / "docs.conll"))]
+    docs, store, cache = tmp_path / "docs.conll", tmp_path / "store", tmp_path / "records.sqlite"
+    write_documents(docs, documents)
+    monkeypatch.setenv("KG_COUNT_RECORD_CACHE", str(cache))
+    assert invoke(["build", "--docs", docs, "--store", store], capsys)[0] == 0
+    monkeypatch.setattr(document_graph, "graph_format_version", lambda: "another-writer")
+    monkeypatch.setattr(pipeline, "process", lambda documents, **kwargs: (pytest.fail(f"{d.doc_id} extracted again")
+                                                                           for d in documents))
+    code, out, _ = invoke(["build", "--docs", docs, "--store", store], capsys)
+    assert code == 0 and "0 already in the store, 2 added" in out
+    code, out, _ = invoke(["build", "--docs", docs, "--store", store], capsys)
+    assert code == 0 and "2 already in the store, 0 added" in out
+
+
 def test_answering_a_subset_of_the_store_says_so(tmp_path, capsys):
     documents = [d for _, d in zip(range(3), iter_documents(SAMPLE / "docs.conll"))]
     write_documents(tmp_path / "all.conll", documents)

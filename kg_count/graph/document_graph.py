@@ -7,15 +7,34 @@ ids), time estimate, DBpedia places, counts and participants.
 
 from __future__ import annotations
 
+import hashlib
+import sys
+from functools import lru_cache
 from urllib.parse import quote
 
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
 
 from kg_count.graph.namespaces import DOC, GAF, GRANULARITY_UNITS, KGC, NIF, SEM, TIME, bind_prefixes
+from kg_count.io import conll
 from kg_count.nlp.version import pipeline_version
 from kg_count.nlp.record import DocumentRecord, MentionRecord
+from kg_count.settings import stage_fingerprint
 
 COUNT_PROPERTIES = (("killed", KGC.killedCount), ("injured", KGC.injuredCount), ("fired", KGC.firedCount))
+
+
+@lru_cache(maxsize=1)
+def graph_format_version() -> str:
+    """A hash of the source that decides how a record and its document become triples (this module, and
+    the reader that cuts a document's lead)."""
+    return stage_fingerprint((), (sys.modules[__name__], conll))[:16]
+
+
+def content_hash(document_key: str) -> str:
+    """The content hash a document graph records: SHA-256 of the document's key (its content and the
+    pipeline version, ``kg_count.nlp.record_cache.document_key``) and the graph format version, so a
+    changed extraction or a changed graph writer rewrites the graph."""
+    return hashlib.sha256(f"{document_key}\n{graph_format_version()}".encode()).hexdigest()
 
 
 def document_iri(doc_id: str) -> URIRef:

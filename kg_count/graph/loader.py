@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
+from kg_count.graph.document_graph import content_hash
 from kg_count.graph.store import GraphStore, StoreLocation
 from kg_count.interrupts import check, deferred_interrupts
 from kg_count.io.articles import document_ids, iter_any
@@ -58,7 +59,8 @@ def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: in
     The file is scanned first (an id that appears twice is an InputError, before anything is
     written). Documents stream from the file through extraction (in this process, in ``workers``
     local processes, or on the Dask ``scheduler``) into the store; a document whose graph was built
-    from the same content by the same pipeline version is skipped, an edited one extracted again.
+    from the same content by the same pipeline version and graph writer is skipped, an edited one
+    extracted again (a record the cache holds for it is reused when only the graph writer changed).
     The record cache at ``cache`` (a SQLite file) serves records already extracted from the same
     content. Each document's graph is written whole, its completion marker last, so an interrupted
     build resumes with the documents it had not finished.
@@ -71,7 +73,7 @@ def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: in
             progress_bar("building", total=len(ids), unit="doc") as bar, \
             deferred_interrupts() as interrupted:
         stored = store.document_versions()
-        content_hashes: dict[str, str] = {}
+        record_keys: dict[str, str] = {}
         leads: dict[str, str] = {}
 
         def todo() -> Iterator[Document]:
@@ -79,11 +81,11 @@ def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: in
                 check(interrupted)
                 summary.documents += 1
                 key = document_key(document)
-                if stored.get(document.doc_id) == key:
+                if stored.get(document.doc_id) == content_hash(key):
                     summary.skipped += 1
                     bar.update(1)
                 else:
-                    content_hashes[document.doc_id] = key
+                    record_keys[document.doc_id] = key
                     leads[document.doc_id] = document.lead()
                     yield document
 
@@ -91,10 +93,11 @@ def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: in
             return parallel_records(documents, workers, scheduler, batch_size)
 
         records = extract(todo()) if records_cache is None else \
-            cached_records(todo(), records_cache, extract, lambda document: content_hashes[document.doc_id])
+            cached_records(todo(), records_cache, extract, lambda document: record_keys[document.doc_id])
         for record in records:
             check(interrupted)
-            summary.triples += store.add(record, content_hashes.pop(record.doc_id), leads.pop(record.doc_id, None))
+            summary.triples += store.add(record, content_hash(record_keys.pop(record.doc_id)),
+                                         leads.pop(record.doc_id, None))
             summary.added += 1
             bar.update(1)
             summary.event_types.update(record.event_types)

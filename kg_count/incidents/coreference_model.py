@@ -9,12 +9,15 @@ allow it) and the settings it was trained with (L2 weight, training sets, the [c
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+import logging
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from kg_count.learning.linear_model import LinearModel
-from kg_count.settings import settings
+from kg_count.settings import sections_trained_otherwise, settings
+
+logger = logging.getLogger(__name__)
 
 COREFERENCE_MODEL_PATH = Path(__file__).with_name("models") / "coreference.json"
 
@@ -25,7 +28,6 @@ class CoreferenceModel(LinearModel):
     the mean probability across the two groups merged."""
 
     group_threshold: float = 0.5
-    trained_with: dict = field(default_factory=dict)
 
     retrain = "scripts/train_coreference_model.py"
 
@@ -37,9 +39,8 @@ class CoreferenceModel(LinearModel):
     @classmethod
     def from_json(cls, data: dict) -> "CoreferenceModel":
         plain = LinearModel.from_json(data)
-        return cls(plain.weights, plain.bias, plain.threshold,
-                   group_threshold=float(data.get("group_threshold", plain.threshold)),
-                   trained_with=data.get("settings", {}))
+        return cls(plain.weights, plain.bias, plain.threshold, trained_with=plain.trained_with,
+                   group_threshold=float(data.get("group_threshold", plain.threshold)))
 
     def reasons(self, features: list[str], top: int = 5) -> list[str]:
         """The ``top`` features that weigh most in this pair's probability, with their weights."""
@@ -49,7 +50,11 @@ class CoreferenceModel(LinearModel):
 
 @lru_cache(maxsize=4)
 def _load(path: str, stamp: float) -> CoreferenceModel:
-    return CoreferenceModel.load(path)
+    model = CoreferenceModel.load(path)
+    if sections_trained_otherwise(model.trained_with, ("clustering",)):
+        logger.warning("the coreference model was trained with other [clustering] settings; retrain it with %s",
+                       model.retrain)
+    return model
 
 
 def shipped_coreference_model(path: Path = COREFERENCE_MODEL_PATH) -> CoreferenceModel:
