@@ -65,6 +65,9 @@ class ClusteringSettings:
     title_similarity: float
     first_name_similarity: float
     last_name_similarity: float
+    date_slack_days: int
+    state_bridge_rarity: float
+    rarity_prior: float
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH
-from kg_count.incidents.pair_features import RARITY_PRIOR, SLACK_DAYS, STATE_BRIDGE_RARITY
 from kg_count.settings import settings
 from kg_count.training.coreference_model import fit_and_tune, labelled_sets
 
@@ -35,8 +34,6 @@ def main() -> None:
     examples = [example for data in sets for example in data.examples()]
     model = fit_and_tune(examples, [(data, None) for data in sets if data.name != "gva"], args.l2)
     model.trained_with = {"l2": args.l2, "examples": {data.name: len(data.examples()) for data in sets},
-                          "pairs": {"slack_days": SLACK_DAYS, "state_bridge_rarity": STATE_BRIDGE_RARITY,
-                                    "rarity_prior": RARITY_PRIOR},
                           "clustering": dataclasses.asdict(settings().clustering)}
     model.save(args.out)
     print(json.dumps({"threshold": model.threshold, "group_threshold": model.group_threshold,

@@ -16,9 +16,10 @@ from typing import Sequence
 
 from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.evidence import date_interval
-from kg_count.incidents.pair_features import SLACK_DAYS, Similarity, hard_conflict, pair_features, text_rarity
+from kg_count.incidents.pair_features import Similarity, hard_conflict, pair_features, text_rarity
 from kg_count.incidents.reports import Report
 from kg_count.incidents.title_vectors import cosine, sentence_vectors
+from kg_count.settings import settings
 
 
 @dataclass
@@ -45,9 +46,10 @@ class PairScores:
     probability: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
-def candidate_pairs(reports: Sequence[Report], slack: int = SLACK_DAYS) -> list[tuple[int, int]]:
-    """Index pairs of reports of one kind whose date intervals lie within ``slack`` days (a sweep over
-    sorted intervals), or that name someone with the same last name, whatever their dates."""
+def candidate_pairs(reports: Sequence[Report]) -> list[tuple[int, int]]:
+    """Index pairs of reports of one kind whose date intervals lie within the [clustering] ``date_slack_days``
+    (a sweep over sorted intervals), or that name someone with the same last name, whatever their dates."""
+    slack = settings().clustering.date_slack_days
     by_family: dict[str, list[int]] = {}
     by_name: dict[tuple[str, str], list[int]] = {}
     for i, report in enumerate(reports):

@@ -21,6 +21,7 @@ from rapidfuzz import fuzz
 from kg_count.incidents.confidence import FOLLOW_UP_WORDS, bucket
 from kg_count.incidents.evidence import TITLE_STOPWORDS, compare, days_between, distance_km, shared_names, title_words
 from kg_count.incidents.reports import Report
+from kg_count.settings import settings
 
 
 @dataclass(frozen=True)
@@ -36,8 +37,6 @@ class Similarity:
 COSINE_EDGES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 
 
-SLACK_DAYS = 7  # reports whose date intervals lie this close may still be one (a misread date)
-STATE_BRIDGE_RARITY = 5.0  # a shared title word this rare (log N/df) bridges two states
 
 
 def rarest_shared(a: str, b: str, rarity: dict[str, float] | None) -> float:
@@ -49,13 +48,15 @@ def rarest_shared(a: str, b: str, rarity: dict[str, float] | None) -> float:
 
 def hard_conflict(a: Report, b: Report, similarity: Similarity = Similarity()) -> str | None:
     """Why ``a`` and ``b`` can never be one incident (other kinds; other states, unless their titles share
-    a rare word (a misread state); date intervals more than SLACK_DAYS apart and no shared name), or None."""
+    a rare word (a misread state); date intervals more than ``date_slack_days`` apart and no shared name),
+    or None ([clustering] settings)."""
+    chosen = settings().clustering
     if a.family != b.family:
         return f"kinds differ ({a.family} / {b.family})"
     if a.state_iri and b.state_iri and a.state_iri != b.state_iri and \
-            rarest_shared(a.title, b.title, similarity.rarity) < STATE_BRIDGE_RARITY:
+            rarest_shared(a.title, b.title, similarity.rarity) < chosen.state_bridge_rarity:
         return "states differ"
-    if days_between(a, b) > SLACK_DAYS and not shared_names(a, b):
+    if days_between(a, b) > chosen.date_slack_days and not shared_names(a, b):
         return f"dates apart ({a.date} / {b.date})"
     return None
 
@@ -116,14 +117,13 @@ def content_words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in TITLE_STOPWORDS}
 
 
-RARITY_PRIOR = 2000  # texts assumed unseen, none with the word: a word in few texts of a small set is rare
-
-
 def text_rarity(texts: Sequence[str]) -> dict[str, float]:
     """Each content word of ``texts`` (titles, or leads) -> its smoothed inverse document frequency among
-    them, log((N + RARITY_PRIOR) / (df + 1)): about log N / df in a store, still graded in a handful of texts."""
+    them, log((N + prior) / (df + 1)) with the [clustering] ``rarity_prior``: about log N / df in a store,
+    still graded in a handful of texts."""
+    prior = settings().clustering.rarity_prior
     counts = Counter(w for text in texts for w in content_words(text))
-    return {w: math.log((len(texts) + RARITY_PRIOR) / (n + 1)) for w, n in counts.items()}
+    return {w: math.log((len(texts) + prior) / (n + 1)) for w, n in counts.items()}
 
 
 def _text_features(a: Report, b: Report, similarity: Similarity) -> list[str]:
