@@ -42,6 +42,8 @@ class ExtractionSettings:
     max_people: int
     max_age: int
     hyponym_depth: int
+    ranker_l2: float
+    follow_up_days: int
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ ids), time estimate, DBpedia places, counts and participants.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from urllib.parse import quote
 
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
@@ -46,6 +47,7 @@ def document_graph(record: DocumentRecord, content_hash: str | None = None) -> G
     graph.add((doc, KGC.docId, Literal(record.doc_id)))
     graph.add((doc, KGC.dct, Literal(record.dct, datatype=XSD.date)))
     graph.add((doc, KGC.title, Literal(record.title)))
+    graph.add((doc, KGC.followUpProbability, Literal(Decimal(str(record.follow_up)), datatype=XSD.decimal)))
 
     time_node = URIRef(f"{doc}#time")
     graph.add((time_node, RDF.type, TIME.Instant))

@@ -144,6 +144,39 @@ def _patients(token) -> list:
     return []
 
 
+@dataclass(frozen=True)
+class CountStatement:
+    """A number of people a typed event mention says something happened to: the status ("killed",
+    "injured", "fired" or INJURED_EXPLICITLY), the count (None: a typed event without a number), the
+    sentence, the event's lemma and whether the sentence is about statistics."""
+
+    status: str
+    value: int | None
+    sentence: int
+    lemma: str
+    statistics: bool
+
+
+def count_statements(doc, events: Sequence[EventMention]) -> list[CountStatement]:
+    """Every count statement of the typed event mentions of a spaCy doc, one per status and patient
+    (one with value None when an event states no number)."""
+    statements = []
+    for event in events:
+        status = STATUS_OF_TYPE.get(event.event_type or "")
+        if status is None:
+            continue
+        token = doc[event.start]
+        statuses = [status]
+        if status == "injured" and token.lemma_.lower() in INJURY_LEMMAS and token.pos_ != "NOUN":
+            statuses.append(INJURED_EXPLICITLY)
+        statistics = bool(STATISTICS_CUES.search(token.sent.text.lower()))
+        values = [count_people(patient) for patient in _patients(token)]
+        for name in statuses:
+            for value in [v for v in values if v is not None] or [None]:
+                statements.append(CountStatement(name, value, event.sentence, token.lemma_.lower(), statistics))
+    return statements
+
+
 def stated_counts(doc, events: Sequence[EventMention], participants: Sequence[Participant],
                   lead_sentences: int = 6) -> Counts:
     """Killed, injured and fired counts: the largest number stated for each, at least the named people with
@@ -156,24 +189,13 @@ def stated_counts(doc, events: Sequence[EventMention], participants: Sequence[Pa
     best = {"killed": None, "injured": None, "fired": None, INJURED_EXPLICITLY: None}
     later = dict(best)
     seen_type = {status: False for status in best}
-    for event in events:
-        status = STATUS_OF_TYPE.get(event.event_type or "")
-        if status is None:
-            continue
-        token = doc[event.start]
-        statuses = [status]
-        if status == "injured" and token.lemma_.lower() in INJURY_LEMMAS and token.pos_ != "NOUN":
-            statuses.append(INJURED_EXPLICITLY)
-        target = best if event.sentence < lead_sentences else later
-        for name in statuses:
-            seen_type[name] = True
-        if STATISTICS_CUES.search(token.sent.text.lower()):
-            continue
-        for patient in _patients(token):
-            value = count_people(patient)
-            for name in statuses:
-                if value is not None and (target[name] is None or value > target[name]):
-                    target[name] = value
+    for statement in count_statements(doc, events):
+        seen_type[statement.status] = True
+        target = best if statement.sentence < lead_sentences else later
+        value = statement.value
+        if not statement.statistics and value is not None and (target[statement.status] is None
+                                                                or value > target[statement.status]):
+            target[statement.status] = value
     best = {status: value if value is not None else later[status] for status, value in best.items()}
     named = {status: sum(1 for p in participants if p.status == status) for status in best}
     result = {}

@@ -99,9 +99,9 @@ def dateline(words: list[str]) -> Place | None:
     return None
 
 
-def city_state_pairs(words: list[str]) -> list[tuple[str, str]]:
-    """Every "City , State" phrase of the text whose city is a place in that state."""
-    pairs = []
+def city_state_mentions(words: list[str]) -> list[tuple[str, str, int]]:
+    """Every "City , State" phrase of the text whose city is a place in that state: (city, state, comma index)."""
+    found = []
     for comma, word in enumerate(words):
         if word != "," or comma == 0:
             continue
@@ -109,24 +109,35 @@ def city_state_pairs(words: list[str]) -> list[tuple[str, str]]:
         if state:
             city = _city_before(words, comma, state)
             if city:
-                pairs.append((city, state))
-    return pairs
+                found.append((city, state, comma))
+    return found
 
 
-def state_votes(words: list[str]) -> Counter:
-    """How often each state is named: full names and AP abbreviations (postal codes only after a comma)."""
+def city_state_pairs(words: list[str]) -> list[tuple[str, str]]:
+    """Every "City , State" phrase of the text whose city is a place in that state."""
+    return [(city, state) for city, state, _ in city_state_mentions(words)]
+
+
+def state_mentions(words: list[str]) -> list[tuple[str, int]]:
+    """Each state the text names and where: full names and AP abbreviations (postal codes only after a
+    comma), as (postal code, word index)."""
     g = gazetteer()
-    votes: Counter = Counter()
+    found = []
     i = 0
     while i < len(words):
         code, used = _state_at(words, i)
         if code and (used > 1 or words[i] in g.ap_abbreviations or words[i].lower() in g.state_by_name
                      or (i and words[i - 1] == ",")):
-            votes[code] += 1
+            found.append((code, i))
             i += used
         else:
             i += 1
-    return votes
+    return found
+
+
+def state_votes(words: list[str]) -> Counter:
+    """How often each state is named (``state_mentions``)."""
+    return Counter(code for code, _ in state_mentions(words))
 
 
 

@@ -1,0 +1,57 @@
+"""Candidate killed and injured counts of a document: every number its typed event mentions state for
+that status, zero, one, the named people with that status and the rule's count, with features of
+where and how often each is stated."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+from kg_count.nlp.features import Candidate, bucket, merge
+from kg_count.nlp.participants import INJURED_EXPLICITLY, CountStatement
+
+LEAD_SENTENCES = 6
+
+
+def _statement_features(statement: CountStatement) -> set[str]:
+    where = "title" if statement.sentence == 0 else "lead" if statement.sentence < LEAD_SENTENCES else "later"
+    features = {f"stated:{where}", f"lemma:{statement.lemma}"}
+    if statement.statistics:
+        features.add("statistics")
+    if statement.status == INJURED_EXPLICITLY:
+        features.add("explicit")
+    return features
+
+
+def count_candidates(status: str, statements: Sequence[CountStatement], named: int, rule: int,
+                     other_count: int) -> list[Candidate]:
+    """Candidates for the ``status`` count ("killed" or "injured") from the document's count
+    ``statements``; ``named`` is how many named people have that status, ``rule`` the hand-written
+    rule's count and ``other_count`` the rule's count of the other status (killed for injured)."""
+    own = [s for s in statements if s.status == status or (status == "injured" and s.status == INJURED_EXPLICITLY)]
+    numbers = [s.value for s in own if s.value is not None and not s.statistics]
+    mentions = Counter(s.sentence for s in own)
+    candidates: dict = {}
+    for statement in own:
+        if statement.value is not None:
+            merge(candidates, statement.value, _statement_features(statement))
+    for value, source in ((0, "zero"), (1, "one"), (named, "named"), (rule, "rule")):
+        merge(candidates, value, {source})
+    counted = Counter(numbers)
+    context = {f"mentions:{bucket(len(own), (0, 1, 2, 4))}", f"sentences:{bucket(len(mentions), (0, 1, 3))}",
+               f"other:{bucket(other_count, (0, 1))}"}
+    for value, candidate in candidates.items():
+        features = candidate.features
+        features.add(f"value:{bucket(value, (0, 1, 2, 3, 5))}")
+        features |= {f"{c}&{f}" for c in context for f in ("zero", "one") if f in features}
+        if counted[value]:
+            features.add(f"times:{bucket(counted[value], (1, 2))}")
+        if numbers and value == max(numbers):
+            features.add("max_stated")
+        if numbers and value == min(numbers) and len(set(numbers)) > 1:
+            features.add("min_stated")
+        if value < named:
+            features.add("below_named")
+        if not numbers:
+            features.add("none_stated")
+    return list(candidates.values())

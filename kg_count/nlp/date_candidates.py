@@ -1,0 +1,73 @@
+"""Candidate incident dates of a document: each day a temporal expression resolves to, the DCT and the
+day before it, with features of where and how the text states them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Sequence
+
+from kg_count.nlp.features import Candidate, bucket, count_features, merge, sentence_cues
+from kg_count.nlp.times import RELATIVE_DAYS, WEEKDAYS, TimeMention
+
+DAY_BOUNDS = (0, 1, 2, 3, 7, 14, 31, 90)
+
+
+def _kind(text: str) -> str:
+    lowered = text.lower()
+    if any(phrase in lowered for phrase in RELATIVE_DAYS):
+        return "relative"
+    if "ago" in lowered:
+        return "ago"
+    if any(re.search(rf"\b{day}\b", lowered) for day in WEEKDAYS):
+        return "weekday"
+    return "explicit"
+
+
+def _mention_features(doc, mention: TimeMention, body_start: int, event_sentences: set[int]) -> set[str]:
+    span = doc[mention.start:mention.end]
+    root = span.root
+    features = {f"kind:{_kind(mention.text)}", f"sentence:{bucket(mention.sentence, (0, 1, 2, 4, 8))}",
+                f"dep:{root.dep_}"}
+    if mention.start < body_start:
+        features.add("in_title")
+    if mention.sentence in event_sentences:
+        features.add("event_sentence")
+    before = doc[mention.start - 1].lower_ if mention.start else ""
+    if before in ("on", "since", "until", "by", "from", "through", "before", "after"):
+        features.add(f"after:{before}")
+    features |= sentence_cues(span.sent)
+    features.add(f"head:{root.head.lemma_.lower()}" if root.head is not root else "head:none")
+    return features
+
+
+def date_candidates(doc, times: Sequence[TimeMention], event_sentences: set[int], dct: dt.date,
+                    body_start: int, rule_date: dt.date) -> list[Candidate]:
+    """Every day-level date of ``times`` plus the DCT and the day before, each with the features of its
+    mentions (kind of expression, sentence, title, event sentence, cue words, syntactic head), its
+    distance to the DCT, its order among the dates and whether the rule (``rule_date``) chose it."""
+    candidates: dict = {}
+    counts: dict = {}
+    for mention in times:
+        if mention.granularity != "day":
+            continue
+        merge(candidates, mention.date, _mention_features(doc, mention, body_start, event_sentences))
+        counts[mention.date] = counts.get(mention.date, 0) + 1
+    for offset in (0, 1):
+        merge(candidates, dct - dt.timedelta(days=offset), {f"dct-{offset}"})
+    stated = sorted(counts)
+    first_stated = min(times, key=lambda t: t.start).date if times else None
+    for date, candidate in candidates.items():
+        features = candidate.features
+        features.add(f"before_dct:{bucket((dct - date).days, DAY_BOUNDS)}")
+        features |= count_features("mentions", counts[date]) if date in counts else {"unstated"}
+        if stated:
+            features.add("earliest" if date == stated[0] else "not_earliest")
+            if date == stated[-1] and len(stated) > 1:
+                features.add("latest")
+            features.add(f"dates:{bucket(len(stated), (1, 2, 3))}")
+        if date == first_stated:
+            features.add("first_stated")
+        if date == rule_date:
+            features.add("rule")
+    return list(candidates.values())

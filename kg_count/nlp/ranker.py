@@ -1,0 +1,141 @@
+"""The learned extraction models and how they choose a document's incident date, place and counts.
+
+``kg_count/nlp/models/extraction.json`` holds one logistic model (kg_count.learning.linear_model) per
+slot: ``follow_up`` scores whether the document reports a later event (arrest, trial, funeral, ...),
+``date``, ``state``, ``city``, ``killed`` and ``injured`` score each candidate value of a document
+(kg_count.nlp.*_candidates) as the incident's; the best-scored candidate is kept. The follow-up
+probability is a feature of the date candidates, so a follow-up's own date is not taken for the
+incident's. ``scripts/train_extraction_model.py`` retrains the file from gva-train.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Callable, Sequence
+
+from kg_count.errors import SetupError
+from kg_count.geography import gazetteer
+from kg_count.learning.linear_model import LinearModel
+from kg_count.nlp.features import Candidate
+from kg_count.nlp.place_candidates import PlaceCandidates, city_in_state_features
+from kg_count.nlp.places import Place
+from kg_count.nlp.times import IncidentDate
+
+SLOTS = ("follow_up", "date", "state", "city", "killed", "injured")
+MODEL_FILE = ("kg_count.nlp.models", "extraction.json")
+RETRAIN = "scripts/train_extraction_model.py"
+CROSSED = ("before_dct", "dct-", "earliest", "latest", "rule", "kind:", "unstated", "first_stated", "in_title")
+
+
+@dataclass
+class DocumentCandidates:
+    """Everything the models choose from for one document: follow-up features, candidate dates, places
+    and counts, and the rule's date (kept when the text states no day)."""
+
+    follow_up: set[str]
+    dates: list[Candidate]
+    places: PlaceCandidates
+    killed: list[Candidate]
+    injured: list[Candidate]
+    rule_date: IncidentDate
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the models chose for a document."""
+
+    date: IncidentDate
+    place: Place | None
+    killed: int
+    injured: int
+    follow_up: float
+
+
+@dataclass(frozen=True)
+class ExtractionModels:
+    """One LinearModel per slot of SLOTS, and the settings they were trained with."""
+
+    models: dict[str, LinearModel]
+    trained_with: dict
+
+    def to_json(self) -> dict:
+        return {"models": {slot: self.models[slot].to_json() for slot in SLOTS}, "trained_with": self.trained_with}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "ExtractionModels":
+        return cls({slot: LinearModel.from_json(data["models"][slot]) for slot in SLOTS}, dict(data["trained_with"]))
+
+
+def read_models(text: str, source: str) -> ExtractionModels:
+    """Parse a model file's text; SetupError naming ``source`` when it is broken."""
+    try:
+        return ExtractionModels.from_json(json.loads(text))
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise SetupError(f"{source}: cannot read the extraction models ({error}); retrain with {RETRAIN}") from None
+
+
+@lru_cache(maxsize=1)
+def shipped_models() -> ExtractionModels:
+    """The models shipped with the package (read once)."""
+    package, name = MODEL_FILE
+    try:
+        text = files(package).joinpath(name).read_text(encoding="utf-8")
+    except (OSError, ModuleNotFoundError) as error:
+        raise SetupError(f"{package}/{name}: missing ({error}); retrain with {RETRAIN}") from None
+    return read_models(text, f"{package}/{name}")
+
+
+def save_models(models: ExtractionModels, path: Path) -> None:
+    """Write the models as JSON, atomically."""
+    from kg_count.io.atomic import atomic_writer
+
+    with atomic_writer(path) as handle:
+        json.dump(models.to_json(), handle, indent=0, sort_keys=True)
+
+
+def follow_up_band(probability: float) -> str:
+    """The band of a follow-up probability that date candidates are crossed with."""
+    return "fu:high" if probability >= 0.6 else "fu:mid" if probability >= 0.3 else "fu:low"
+
+
+def date_features(candidate: Candidate, follow_up: float) -> set[str]:
+    """A date candidate's features with the follow-up band crossed with those about its position."""
+    band = follow_up_band(follow_up)
+    crossed = {f"{band}&{f}" for f in candidate.features if f.startswith(CROSSED)}
+    return candidate.features | crossed | {band}
+
+
+def best(model: LinearModel, candidates: Sequence[Candidate],
+         features: Callable[[Candidate], set[str]] = lambda c: c.features) -> Candidate | None:
+    """The candidate ``model`` scores highest (the first on ties); None when there are none."""
+    scored = [(model.logit(features(c)), -n, c) for n, c in enumerate(candidates)]
+    return max(scored, key=lambda item: item[:2])[2] if scored else None
+
+
+def choose(models: ExtractionModels, candidates: DocumentCandidates, dct: dt.date) -> Choice:
+    """Choose a document's incident date, place and counts from its candidates."""
+    m = models.models
+    follow_up = m["follow_up"].probability(candidates.follow_up)
+    date = candidates.rule_date
+    if any("unstated" not in c.features for c in candidates.dates):
+        chosen = best(m["date"], candidates.dates, lambda c: date_features(c, follow_up))
+        stated = "unstated" not in chosen.features
+        date = IncidentDate(chosen.value, "day", "text" if stated else "dct")
+    state = best(m["state"], candidates.places.states)
+    state_code = state.value if state else None
+    city = best(m["city"], candidates.places.cities, lambda c: c.features | city_in_state_features(c.value, state_code))
+    place = None
+    if city is not None and state_code is not None and state_code not in gazetteer().states_of(city.value):
+        city = None
+    if state_code:
+        city_name = city.value if city else None
+        evidence = next((e for e in ("dateline", "pair", "place") if city and e in city.features), "named state")
+        place = Place(city_name, state_code, {"pair": "city, state", "place": "named place"}.get(evidence, evidence))
+    killed = best(m["killed"], candidates.killed)
+    injured = best(m["injured"], candidates.injured)
+    return Choice(date, place, killed.value if killed else 0, injured.value if injured else 0, follow_up)
