@@ -27,7 +27,8 @@ def count_candidates(status: str, statements: Sequence[CountStatement], named: i
                      other_count: int) -> list[Candidate]:
     """Candidates for the ``status`` count ("killed" or "injured") from the document's count
     ``statements``; ``named`` is how many named people have that status, ``rule`` the hand-written
-    rule's count and ``other_count`` the rule's count of the other status (killed for injured)."""
+    rule's count and ``other_count`` the rule's count of the other status (killed for injured): a
+    stated number less it is a candidate too ("five were shot, one fatally": four injured)."""
     own = [s for s in statements if s.status == status or (status == "injured" and s.status == INJURED_EXPLICITLY)]
     numbers = [s.value for s in own if s.value is not None and not s.statistics]
     mentions = Counter(s.sentence for s in own)
@@ -37,9 +38,13 @@ def count_candidates(status: str, statements: Sequence[CountStatement], named: i
             merge(candidates, statement.value, _statement_features(statement))
     for value, source in ((0, "zero"), (1, "one"), (named, "named"), (rule, "rule")):
         merge(candidates, value, {source})
+    for number in set(numbers):
+        if number > other_count > 0:
+            merge(candidates, number - other_count, {"minus_other"})
+    others = [s.value for s in statements if s.status not in (status, INJURED_EXPLICITLY) and s.value is not None]
     counted = Counter(numbers)
     context = {f"mentions:{bucket(len(own), (0, 1, 2, 4))}", f"sentences:{bucket(len(mentions), (0, 1, 3))}",
-               f"other:{bucket(other_count, (0, 1))}"}
+               f"other:{bucket(other_count, (0, 1))}", f"other_stated:{bucket(len(others), (0, 1))}"}
     for value, candidate in candidates.items():
         features = candidate.features
         features.add(f"value:{bucket(value, (0, 1, 2, 3, 5))}")
@@ -54,4 +59,6 @@ def count_candidates(status: str, statements: Sequence[CountStatement], named: i
             features.add("below_named")
         if not numbers:
             features.add("none_stated")
+        if value in others:
+            features.add("stated_for_other")
     return list(candidates.values())

@@ -8,7 +8,7 @@ import re
 from typing import Sequence
 
 from kg_count.nlp.features import Candidate, bucket, count_features, merge, sentence_cues
-from kg_count.nlp.times import RELATIVE_DAYS, WEEKDAYS, TimeMention
+from kg_count.nlp.times import RELATIVE_DAYS, WEEKDAYS, IncidentDate, TimeMention
 
 DAY_BOUNDS = (0, 1, 2, 3, 7, 14, 31, 90)
 
@@ -42,10 +42,11 @@ def _mention_features(doc, mention: TimeMention, body_start: int, event_sentence
 
 
 def date_candidates(doc, times: Sequence[TimeMention], event_sentences: set[int], dct: dt.date,
-                    body_start: int, rule_date: dt.date) -> list[Candidate]:
-    """Every day-level date of ``times`` plus the DCT and the day before, each with the features of its
-    mentions (kind of expression, sentence, title, event sentence, cue words, syntactic head), its
-    distance to the DCT, its order among the dates and whether the rule (``rule_date``) chose it."""
+                    body_start: int, rule: IncidentDate) -> list[Candidate]:
+    """Every day-level date of ``times`` ("stated"), the DCT and the day before, and the rule's date when it
+    is coarser than a day ("coarse"), each with the features of its mentions (kind of expression,
+    sentence, title, event sentence, cue words, syntactic head), its distance to the DCT, its order
+    among the dates and whether the rule chose it."""
     candidates: dict = {}
     counts: dict = {}
     for mention in times:
@@ -55,12 +56,14 @@ def date_candidates(doc, times: Sequence[TimeMention], event_sentences: set[int]
         counts[mention.date] = counts.get(mention.date, 0) + 1
     for offset in (0, 1):
         merge(candidates, dct - dt.timedelta(days=offset), {f"dct-{offset}"})
+    if rule.granularity != "day":
+        merge(candidates, rule.date, {"coarse", f"coarse:{rule.granularity}"})
     stated = sorted(counts)
     first_stated = min(times, key=lambda t: t.start).date if times else None
     for date, candidate in candidates.items():
         features = candidate.features
         features.add(f"before_dct:{bucket((dct - date).days, DAY_BOUNDS)}")
-        features |= count_features("mentions", counts[date]) if date in counts else {"unstated"}
+        features |= count_features("mentions", counts[date]) | {"stated"} if date in counts else {"unstated"}
         if stated:
             features.add("earliest" if date == stated[0] else "not_earliest")
             if date == stated[-1] and len(stated) > 1:
@@ -68,6 +71,6 @@ def date_candidates(doc, times: Sequence[TimeMention], event_sentences: set[int]
             features.add(f"dates:{bucket(len(stated), (1, 2, 3))}")
         if date == first_stated:
             features.add("first_stated")
-        if date == rule_date:
+        if date == rule.date:
             features.add("rule")
     return list(candidates.values())

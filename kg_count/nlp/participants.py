@@ -16,6 +16,14 @@ STATUS_OF_TYPE = {"killing": "killed", "injuring": "injured", "job_firing": "fir
 SUSPECT_CUES = {"arrest", "charge", "suspect", "custody", "book", "jail", "accuse", "indict", "plead", "convict",
                 "sentence", "wanted", "gunman", "shooter", "surrender", "detain"}
 SPEECH_VERBS = {"say", "tell", "add", "state", "confirm", "announce", "explain"}
+BYSTANDER_WORDS = {
+    "reporter", "correspondent", "editor", "writer", "anchor", "photographer", "journalist", "columnist",
+    "officer", "spokesman", "spokeswoman", "spokesperson", "sergeant", "sgt", "lieutenant", "lt", "detective",
+    "chief", "sheriff", "captain", "capt", "deputy", "trooper", "corporal", "cpl", "investigator", "agent",
+    "commissioner", "superintendent", "mayor", "attorney", "prosecutor", "lawyer", "judge", "coroner", "examiner",
+    "councilman", "councilwoman", "senator", "governor", "pastor", "reverend", "rev", "neighbor", "witness",
+    "mother", "father", "mom", "dad", "sister", "brother", "aunt", "uncle", "cousin", "grandmother",
+    "grandfather", "wife", "husband", "girlfriend", "boyfriend", "fiancee", "friend", "relative", "parent"}
 NAME_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
 PATIENT_DEPS = ("nsubjpass", "nsubj:pass", "dobj", "obj")
 STATISTICS_CUES = re.compile(r"\b(this year|last year|so far|since|per year|a year|each year|annually|in 20\d\d|"
@@ -77,10 +85,31 @@ def _patient_event(token, events_by_token: dict[int, EventMention]) -> EventMent
     return None
 
 
+def is_bystander(ent) -> bool:
+    """True when a PERSON mention names someone who tells or reports rather than takes part: a title or
+    kinship word just before it or in apposition ("spokesman John Smith", "his mother , Jane Smith"),
+    a byline ("By John Smith") or "according to John Smith"."""
+    doc = ent.doc
+    before = [t.lemma_.lower().rstrip(".") for t in doc[max(ent.sent.start, ent.start - 3):ent.start]
+              if not t.is_punct]
+    if before and (before[-1] in BYSTANDER_WORDS or (ent.start == ent.sent.start + 1 and before[-1] == "by")
+                   or " ".join(before).startswith("accord to") or "according to" in ent.sent.text.lower()
+                   and ent.start - ent.sent.start < 5):
+        return True
+    root = ent.root
+    if root.dep_ == "appos" and root.head.lemma_.lower() in BYSTANDER_WORDS:
+        return True
+    return any(c.dep_ == "appos" and c.lemma_.lower() in BYSTANDER_WORDS for c in root.children)
+
+
 def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
-    """Group PERSON mentions by last name into participants and read their age, role and status."""
+    """Group PERSON mentions by last name into participants and read their age, role and status.
+
+    A person whose mentions are never the patient of a typed event and who is named as a reporter,
+    official or relative somewhere (``is_bystander``) keeps the role "other"."""
     events_by_token = {e.start: e for e in events if e.event_type}
     people: dict[str, Participant] = {}
+    bystanders: set[str] = set()
     for ent in doc.ents:
         if ent.label_ != "PERSON" or not ent.text[:1].isupper():
             continue
@@ -103,10 +132,15 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
                 person.status = status
             if status != "fired":
                 person.role = "victim"
+        elif is_bystander(ent):
+            bystanders.add(key)
         elif person.role == "other" and lemmas & SUSPECT_CUES and ent.root.head.lemma_ not in SPEECH_VERBS:
             person.role = "suspect"
         elif person.role == "other" and "victim" in lemmas and ent.root.head.lemma_ not in SPEECH_VERBS:
             person.role = "victim"
+    for key in bystanders:
+        if people[key].status == "unharmed":
+            people[key].role = "other"
     return [p for p in people.values() if len(p.full_name.split()) >= 2 or p.role != "other"]
 
 

@@ -65,7 +65,7 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
     named = {status: sum(1 for p in people if p.status == status) for status in ("killed", "injured")}
     candidates = DocumentCandidates(
         follow_up=follow_up_features(doc, body_start, times, document.dct),
-        dates=date_candidates(doc, times, typed_sentences, document.dct, body_start, rule_date.date),
+        dates=date_candidates(doc, times, typed_sentences, document.dct, body_start, rule_date),
         places=place_candidates(doc, body_start, rule_place),
         killed=count_candidates("killed", statements, named["killed"], counts.killed, 0),
         injured=count_candidates("injured", statements, named["injured"], counts.injured, counts.killed),

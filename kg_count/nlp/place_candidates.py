@@ -8,10 +8,12 @@ from dataclasses import dataclass
 
 from kg_count.geography import gazetteer, is_county, resolve_state
 from kg_count.nlp.features import Candidate, bucket, count_features, merge
-from kg_count.nlp.places import Place, city_state_mentions, dateline, place_names, state_mentions
+from kg_count.nlp.places import (AGENCY_WORDS, INCIDENT_NOUNS, PLACE_PREPOSITIONS, Place, city_state_mentions, dateline,
+                                  is_common_word, known_place, place_names, state_mentions)
 
 SENTENCE_BOUNDS = (0, 1, 2, 4, 8)
 DATELINE_WORDS = 40
+CITY_SOURCES = {"dateline", "pair", "place", "loose", "rule"}
 
 
 @dataclass
@@ -81,6 +83,17 @@ def place_candidates(doc, body_start: int, rule: Place | None) -> PlaceCandidate
             merge(states, resolved, {"place_state"} | _where("place_state", start, body_start, sentence))
     for city, number in named.items():
         merge(cities, city, count_features("place", number))
+    loose = Counter()
+    for name, start, features in loose_place_mentions(doc):
+        city = _city_name(name)
+        loose[city] += 1
+        merge(cities, city, features | _where("loose", start, body_start, sentence))
+    for city, number in loose.items():
+        merge(cities, city, count_features("loose", number))
+    for city, candidate in cities.items():
+        for code, features in city_state_candidates(city):
+            merge(states, code, features | {f"{f}&{rank}" for f in candidate.features if f in CITY_SOURCES
+                                            for rank in features})
     if rule is not None:
         if rule.state:
             merge(states, rule.state, {"rule"})
@@ -90,6 +103,60 @@ def place_candidates(doc, body_start: int, rule: Place | None) -> PlaceCandidate
         if is_county(city):
             candidate.features.add("county")
     return PlaceCandidates(list(states.values()), list(cities.values()))
+
+
+def loose_place_mentions(doc) -> list[tuple[str, int, set[str]]]:
+    """Capitalised runs of one to three words that the gazetteer knows as a place (not a state, not part of
+    a person's name, one-word ones not a common English word), with features of their context."""
+    found = []
+    tokens = list(doc)
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if not token.text[:1].isupper() or token.ent_type_ == "PERSON":
+            i += 1
+            continue
+        for length in (3, 2, 1):
+            span = tokens[i:i + length]
+            if len(span) < length or not all(t.text[:1].isupper() and t.ent_type_ != "PERSON" for t in span):
+                continue
+            name = " ".join(t.text for t in span)
+            if not known_place(name) or (length == 1 and is_common_word(name)):
+                continue
+            after = tokens[i + length].lower_ if i + length < len(tokens) else ""
+            before = tokens[i - 1].lower_ if i else ""
+            features = {"loose", f"loose_ent:{span[0].ent_type_ or 'none'}", f"loose_words:{length}"}
+            if before in PLACE_PREPOSITIONS:
+                features.add(f"loose_after:{before}")
+            if after in INCIDENT_NOUNS or after in AGENCY_WORDS:
+                features.add("loose_before_noun")
+            if after == ",":
+                features.add("loose_comma")
+            found.append((name, i, features))
+            i += length - 1
+            break
+        i += 1
+    return found
+
+
+def city_state_candidates(city: str) -> list[tuple[str, set[str]]]:
+    """The states a city name may be in, with features: the only one, or the most populous one, or one of
+    few; nothing for names of more than three states but the most populous."""
+    g = gazetteer()
+    states = sorted(g.states_of(city))
+    if not states:
+        return []
+    populations = {s: g.population.get((city.lower(), s), 0) for s in states}
+    top = max(states, key=lambda s: populations[s])
+    found = []
+    for code in states:
+        if len(states) == 1:
+            found.append((code, {"city_state:only"}))
+        elif code == top and populations[top] > 0:
+            found.append((code, {"city_state:most_populous"}))
+        elif len(states) <= 3:
+            found.append((code, {"city_state:few"}))
+    return found
 
 
 def city_in_state_features(city: str, state: str | None) -> set[str]:

@@ -147,7 +147,8 @@ INCIDENT_NOUNS = {"shooting", "shootings", "fire", "blaze", "homicide", "murder"
                   "boy", "girl", "home", "house", "family", "officer", "officers", "crash", "stabbing"}
 
 
-def _known(name: str) -> bool:
+def known_place(name: str) -> bool:
+    """Whether the gazetteer knows ``name`` as a place that is not a state."""
     g = gazetteer()
     return bool(name) and g.state_code(name) is None and bool(g.states_of(name))
 
@@ -167,12 +168,12 @@ def place_names(doc) -> list[tuple[str, int]]:
     (one-word ones only when WordNet does not know them as common words: "Brush fire" is no place)."""
     found = []
     for ent in doc.ents:
-        if ent.label_ in ("GPE", "LOC", "FAC") and _known(ent.text):
+        if ent.label_ in ("GPE", "LOC", "FAC") and known_place(ent.text):
             found.append((ent.text, ent.start))
         elif ent.label_ == "ORG":
             words = ent.text.split()
             cut = next((i for i, w in enumerate(words) if w.lower() in AGENCY_WORDS), None)
-            if cut and _known(" ".join(words[:cut])):
+            if cut and known_place(" ".join(words[:cut])):
                 found.append((" ".join(words[:cut]), ent.start))
     tokens = list(doc)
     for i, token in enumerate(tokens):
@@ -185,7 +186,7 @@ def place_names(doc) -> list[tuple[str, int]]:
             before = tokens[i - 1].lower_ if i else ""
             after = tokens[i + length].lower_ if i + length < len(tokens) else ""
             name = " ".join(t.text for t in span)
-            if (before in PLACE_PREPOSITIONS or after in INCIDENT_NOUNS) and _known(name) \
+            if (before in PLACE_PREPOSITIONS or after in INCIDENT_NOUNS) and known_place(name) \
                     and not (length == 1 and is_common_word(name)):
                 found.append((name, i))
                 break

@@ -29,7 +29,8 @@ from kg_count.nlp.times import IncidentDate
 SLOTS = ("follow_up", "date", "state", "city", "killed", "injured")
 MODEL_FILE = ("kg_count.nlp.models", "extraction.json")
 RETRAIN = "scripts/train_extraction_model.py"
-CROSSED = ("before_dct", "dct-", "earliest", "latest", "rule", "kind:", "unstated", "first_stated", "in_title")
+CROSSED = ("before_dct", "dct-", "earliest", "latest", "rule", "kind:", "unstated", "first_stated", "in_title",
+           "coarse")
 
 
 @dataclass
@@ -121,11 +122,13 @@ def choose(models: ExtractionModels, candidates: DocumentCandidates, dct: dt.dat
     """Choose a document's incident date, place and counts from its candidates."""
     m = models.models
     follow_up = m["follow_up"].probability(candidates.follow_up)
-    date = candidates.rule_date
-    if any("unstated" not in c.features for c in candidates.dates):
-        chosen = best(m["date"], candidates.dates, lambda c: date_features(c, follow_up))
-        stated = "unstated" not in chosen.features
-        date = IncidentDate(chosen.value, "day", "text" if stated else "dct")
+    chosen = best(m["date"], candidates.dates, lambda c: date_features(c, follow_up))
+    if "stated" in chosen.features:
+        date = IncidentDate(chosen.value, "day", "text")
+    elif "coarse" in chosen.features:
+        date = candidates.rule_date
+    else:
+        date = IncidentDate(chosen.value, "day", "dct")
     state = best(m["state"], candidates.places.states)
     state_code = state.value if state else None
     city = best(m["city"], candidates.places.cities, lambda c: c.features | city_in_state_features(c.value, state_code))

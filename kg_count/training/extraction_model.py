@@ -102,8 +102,7 @@ def fit(items: Sequence[Item], l2: float, follow_up_days: int) -> ExtractionMode
     models = {"follow_up": _follow_up_model(items, follow_up_days, l2)}
     follow_up = _cross_fitted_follow_up(items, follow_up_days, l2)
     models["date"] = train([(date_features(c, p), int(c.value == i.gold.date))
-                            for i, p in zip(items, follow_up) for c in i.candidates.dates
-                            if any("unstated" not in d.features for d in i.candidates.dates)], l2=l2)
+                            for i, p in zip(items, follow_up) for c in i.candidates.dates], l2=l2)
     names = gazetteer().state_names
     models["state"] = train([(c.features, int(names.get(c.value) == i.gold.state))
                              for i in items for c in i.candidates.places.states], l2=l2)
