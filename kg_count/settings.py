@@ -43,6 +43,7 @@ class ExtractionSettings:
     max_age: int
     hyponym_depth: int
     ranker_l2: float
+    dct_candidate_days: int
     follow_up_days: int
 
 

@@ -11,6 +11,9 @@ from kg_count.nlp.features import Candidate, bucket, merge
 from kg_count.nlp.participants import INJURED_EXPLICITLY, CountStatement
 
 LEAD_SENTENCES = 6
+HARM_WORDS = {"kill", "dead", "die", "death", "murder", "homicide", "fatal", "fatally", "slay", "wound", "injure",
+              "hurt", "shoot", "shooting", "shot", "suicide", "critical", "hospitalize", "injury", "victim", "body",
+              "double", "triple", "mass", "accidental", "accidentally", "graze", "stable", "survive"}
 
 
 def _statement_features(statement: CountStatement) -> set[str]:
@@ -23,12 +26,24 @@ def _statement_features(statement: CountStatement) -> set[str]:
     return features
 
 
+def harm_words(doc, body_start: int, lead_sentences: int = 2) -> set[str]:
+    """``title:LEMMA`` and ``lead:LEMMA`` for the words of harm (killed, wounded, shot, ...) in a spaCy
+    doc's title (tokens before ``body_start``) and its first ``lead_sentences`` body sentences."""
+    found = {f"title:{t.lemma_.lower()}" for t in doc[:body_start] if t.lemma_.lower() in HARM_WORDS}
+    for n, sentence in enumerate(doc[body_start:].sents if body_start < len(doc) else []):
+        if n >= lead_sentences:
+            break
+        found |= {f"lead:{t.lemma_.lower()}" for t in sentence if t.lemma_.lower() in HARM_WORDS}
+    return found
+
+
 def count_candidates(status: str, statements: Sequence[CountStatement], named: int, rule: int,
-                     other_count: int) -> list[Candidate]:
+                     other_count: int, words: set[str] = frozenset()) -> list[Candidate]:
     """Candidates for the ``status`` count ("killed" or "injured") from the document's count
     ``statements``; ``named`` is how many named people have that status, ``rule`` the hand-written
     rule's count and ``other_count`` the rule's count of the other status (killed for injured): a
-    stated number less it is a candidate too ("five were shot, one fatally": four injured)."""
+    stated number less it is a candidate too ("five were shot, one fatally": four injured). ``words``
+    (``harm_words``) are features of every candidate."""
     own = [s for s in statements if s.status == status or (status == "injured" and s.status == INJURED_EXPLICITLY)]
     numbers = [s.value for s in own if s.value is not None and not s.statistics]
     mentions = Counter(s.sentence for s in own)
@@ -45,6 +60,8 @@ def count_candidates(status: str, statements: Sequence[CountStatement], named: i
     counted = Counter(numbers)
     context = {f"mentions:{bucket(len(own), (0, 1, 2, 4))}", f"sentences:{bucket(len(mentions), (0, 1, 3))}",
                f"other:{bucket(other_count, (0, 1))}", f"other_stated:{bucket(len(others), (0, 1))}"}
+    for candidate in candidates.values():
+        candidate.features |= words
     for value, candidate in candidates.items():
         features = candidate.features
         features.add(f"value:{bucket(value, (0, 1, 2, 3, 5))}")

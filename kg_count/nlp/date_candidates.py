@@ -8,6 +8,7 @@ import re
 from typing import Sequence
 
 from kg_count.nlp.features import Candidate, bucket, count_features, merge, sentence_cues
+from kg_count.settings import settings
 from kg_count.nlp.times import RELATIVE_DAYS, WEEKDAYS, IncidentDate, TimeMention
 
 DAY_BOUNDS = (0, 1, 2, 3, 7, 14, 31, 90)
@@ -43,10 +44,11 @@ def _mention_features(doc, mention: TimeMention, body_start: int, event_sentence
 
 def date_candidates(doc, times: Sequence[TimeMention], event_sentences: set[int], dct: dt.date,
                     body_start: int, rule: IncidentDate) -> list[Candidate]:
-    """Every day-level date of ``times`` ("stated"), the DCT and the day before, and the rule's date when it
-    is coarser than a day ("coarse"), each with the features of its mentions (kind of expression,
-    sentence, title, event sentence, cue words, syntactic head), its distance to the DCT, its order
-    among the dates and whether the rule chose it."""
+    """Every day-level date of ``times`` ("stated"), the DCT and the days before it ([extraction]
+    dct_candidate_days in all), the rule's date when it is coarser than a day ("coarse"), each with
+    the features of its mentions (kind of expression, sentence, title, event sentence, cue words,
+    syntactic head), its distance to the DCT, its weekday, its order among the dates and whether the
+    rule chose it."""
     candidates: dict = {}
     counts: dict = {}
     for mention in times:
@@ -54,7 +56,7 @@ def date_candidates(doc, times: Sequence[TimeMention], event_sentences: set[int]
             continue
         merge(candidates, mention.date, _mention_features(doc, mention, body_start, event_sentences))
         counts[mention.date] = counts.get(mention.date, 0) + 1
-    for offset in (0, 1):
+    for offset in range(settings().extraction.dct_candidate_days):
         merge(candidates, dct - dt.timedelta(days=offset), {f"dct-{offset}"})
     if rule.granularity != "day":
         merge(candidates, rule.date, {"coarse", f"coarse:{rule.granularity}"})
@@ -62,7 +64,7 @@ def date_candidates(doc, times: Sequence[TimeMention], event_sentences: set[int]
     first_stated = min(times, key=lambda t: t.start).date if times else None
     for date, candidate in candidates.items():
         features = candidate.features
-        features.add(f"before_dct:{bucket((dct - date).days, DAY_BOUNDS)}")
+        features |= {f"before_dct:{bucket((dct - date).days, DAY_BOUNDS)}", f"weekday:{date.weekday()}"}
         features |= count_features("mentions", counts[date]) | {"stated"} if date in counts else {"unstated"}
         if stated:
             features.add("earliest" if date == stated[0] else "not_earliest")

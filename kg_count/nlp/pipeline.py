@@ -11,7 +11,7 @@ from typing import Iterable, Iterator
 from kg_count.io.conll import Document
 from kg_count.nlp.annotate import AnnotatedDocument, annotate
 from kg_count.nlp.events import find_event_mentions
-from kg_count.nlp.count_candidates import count_candidates
+from kg_count.nlp.count_candidates import count_candidates, harm_words
 from kg_count.nlp.date_candidates import date_candidates
 from kg_count.nlp.followup import follow_up_features
 from kg_count.nlp.participants import Counts, count_statements, find_participants, stated_counts
@@ -63,12 +63,13 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
     counts = stated_counts(doc, events, people)
     statements = count_statements(doc, events)
     named = {status: sum(1 for p in people if p.status == status) for status in ("killed", "injured")}
+    words = harm_words(doc, body_start)
     candidates = DocumentCandidates(
         follow_up=follow_up_features(doc, body_start, times, document.dct),
         dates=date_candidates(doc, times, typed_sentences, document.dct, body_start, rule_date),
         places=place_candidates(doc, body_start, rule_place),
-        killed=count_candidates("killed", statements, named["killed"], counts.killed, 0),
-        injured=count_candidates("injured", statements, named["injured"], counts.injured, counts.killed),
+        killed=count_candidates("killed", statements, named["killed"], counts.killed, 0, words),
+        injured=count_candidates("injured", statements, named["injured"], counts.injured, counts.killed, words),
         rule_date=rule_date)
     return Analysis(annotated, events, times, people, counts, candidates)
 

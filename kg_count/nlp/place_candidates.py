@@ -43,7 +43,8 @@ def _where(prefix: str, index: int, body_start: int, sentence: list[int]) -> set
 
 def place_candidates(doc, body_start: int, rule: Place | None) -> PlaceCandidates:
     """The candidates of a spaCy doc whose body starts at token ``body_start``; ``rule`` is the place the
-    hand-written order of evidence chose (kg_count.nlp.places.find_place), a feature of its values."""
+    hand-written order of evidence chose (kg_count.nlp.places.find_place), a feature of its values.
+    A state's features say how many of the candidate cities the gazetteer has in it."""
     words = [t.text for t in doc]
     sentence = _sentence_numbers(doc)
     states: dict = {}
@@ -94,6 +95,9 @@ def place_candidates(doc, body_start: int, rule: Place | None) -> PlaceCandidate
         for code, features in city_state_candidates(city):
             merge(states, code, features | {f"{f}&{rank}" for f in candidate.features if f in CITY_SOURCES
                                             for rank in features})
+    agreeing = Counter(code for city in cities for code in gazetteer().states_of(city))
+    for code, candidate in states.items():
+        candidate.features.add(f"cities_here:{bucket(agreeing[code], (0, 1, 2, 3))}")
     if rule is not None:
         if rule.state:
             merge(states, rule.state, {"rule"})

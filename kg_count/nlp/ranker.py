@@ -28,6 +28,7 @@ from kg_count.nlp.times import IncidentDate
 
 SLOTS = ("follow_up", "date", "state", "city", "killed", "injured")
 MODEL_FILE = ("kg_count.nlp.models", "extraction.json")
+COUNT_ANCHOR = "value:"
 RETRAIN = "scripts/train_extraction_model.py"
 CROSSED = ("before_dct", "dct-", "earliest", "latest", "rule", "kind:", "unstated", "first_stated", "in_title",
            "coarse")
@@ -104,11 +105,23 @@ def follow_up_band(probability: float) -> str:
     return "fu:high" if probability >= 0.6 else "fu:mid" if probability >= 0.3 else "fu:low"
 
 
+def count_features(candidate: Candidate) -> set[str]:
+    """A count candidate's features, each also paired with its value's bucket."""
+    return with_pairs(candidate.features, COUNT_ANCHOR)
+
+
 def date_features(candidate: Candidate, follow_up: float) -> set[str]:
     """A date candidate's features with the follow-up band crossed with those about its position."""
     band = follow_up_band(follow_up)
     crossed = {f"{band}&{f}" for f in candidate.features if f.startswith(CROSSED)}
     return candidate.features | crossed | {band}
+
+
+def with_pairs(features: set[str], anchor: str) -> set[str]:
+    """``features`` and each feature starting with ``anchor`` paired with every other one, so that a linear
+    model can weigh a feature differently by the anchor's value (a count stated in the title, say)."""
+    anchors = [f for f in features if f.startswith(anchor)]
+    return features | {f"{a}&{f}" for a in anchors for f in features if not f.startswith(anchor)}
 
 
 def best(model: LinearModel, candidates: Sequence[Candidate],
@@ -139,6 +152,6 @@ def choose(models: ExtractionModels, candidates: DocumentCandidates, dct: dt.dat
         city_name = city.value if city else None
         evidence = next((e for e in ("dateline", "pair", "place") if city and e in city.features), "named state")
         place = Place(city_name, state_code, {"pair": "city, state", "place": "named place"}.get(evidence, evidence))
-    killed = best(m["killed"], candidates.killed)
-    injured = best(m["injured"], candidates.injured)
+    killed = best(m["killed"], candidates.killed, count_features)
+    injured = best(m["injured"], candidates.injured, count_features)
     return Choice(date, place, killed.value if killed else 0, injured.value if injured else 0, follow_up)

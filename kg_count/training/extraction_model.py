@@ -17,7 +17,8 @@ from typing import Sequence
 from kg_count.geography import gazetteer
 from kg_count.learning.linear_model import LinearModel, train
 from kg_count.nlp.pipeline import analyse
-from kg_count.nlp.ranker import SLOTS, Choice, DocumentCandidates, ExtractionModels, best, choose, date_features
+from kg_count.nlp.ranker import (SLOTS, Choice, DocumentCandidates, ExtractionModels, best, choose, count_features,
+                                  date_features)
 from kg_count.nlp.place_candidates import city_in_state_features
 from kg_count.nlp.places import Place
 from kg_count.training.gva import Gold, annotated_articles, read_gold
@@ -97,26 +98,34 @@ def _cross_fitted_follow_up(items: Sequence[Item], follow_up_days: int, l2: floa
     return probabilities
 
 
+def train_ranker(groups: Sequence[Sequence[tuple[set[str], int]]], l2: float) -> LinearModel:
+    """A ranker of candidates from ``groups`` (one list of (features, label) per document): a logistic
+    model over the candidates of the documents that have both a right and a wrong one (the others
+    teach nothing about which to keep); at run time the best-scored candidate is kept."""
+    return train([example for group in groups if any(label for _, label in group)
+                  and not all(label for _, label in group) for example in group], l2=l2)
+
+
 def fit(items: Sequence[Item], l2: float, follow_up_days: int) -> ExtractionModels:
     """Train the models of every slot on ``items`` with L2 weight ``l2``."""
     models = {"follow_up": _follow_up_model(items, follow_up_days, l2)}
     follow_up = _cross_fitted_follow_up(items, follow_up_days, l2)
-    models["date"] = train([(date_features(c, p), int(c.value == i.gold.date))
-                            for i, p in zip(items, follow_up) for c in i.candidates.dates], l2=l2)
+    models["date"] = train_ranker([[(date_features(c, p), int(c.value == i.gold.date)) for c in i.candidates.dates]
+                                   for i, p in zip(items, follow_up)], l2)
     names = gazetteer().state_names
-    models["state"] = train([(c.features, int(names.get(c.value) == i.gold.state))
-                             for i in items for c in i.candidates.places.states], l2=l2)
-    city_examples = []
+    models["state"] = train_ranker([[(c.features, int(names.get(c.value) == i.gold.state))
+                                     for c in i.candidates.places.states] for i in items], l2)
+    city_groups = []
     for item in items:
         state = best(models["state"], item.candidates.places.states)
         code = state.value if state else None
-        city_examples += [(c.features | city_in_state_features(c.value, code),
-                           int(normal_place(c.value) == normal_place(item.gold.city)))
-                          for c in item.candidates.places.cities]
-    models["city"] = train(city_examples, l2=l2)
+        city_groups.append([(c.features | city_in_state_features(c.value, code),
+                             int(normal_place(c.value) == normal_place(item.gold.city)))
+                            for c in item.candidates.places.cities])
+    models["city"] = train_ranker(city_groups, l2)
     for slot in ("killed", "injured"):
-        models[slot] = train([(c.features, int(c.value == getattr(i.gold, slot)))
-                              for i in items for c in getattr(i.candidates, slot)], l2=l2)
+        models[slot] = train_ranker([[(count_features(c), int(c.value == getattr(i.gold, slot)))
+                                      for c in getattr(i.candidates, slot)] for i in items], l2)
     return ExtractionModels({slot: models[slot] for slot in SLOTS},
                             {"l2": l2, "follow_up_days": follow_up_days, "articles": len(items)})
 
