@@ -24,6 +24,7 @@ from kg_count.nlp.places import Place
 from kg_count.training.gva import Gold, annotated_articles, read_gold
 
 FOLDS = 5
+INNER_FOLDS = 3
 SCORED = ("state", "city", "day", "month", "killed", "injured")
 
 
@@ -98,36 +99,86 @@ def _cross_fitted_follow_up(items: Sequence[Item], follow_up_days: int, l2: floa
     return probabilities
 
 
-def train_ranker(groups: Sequence[Sequence[tuple[set[str], int]]], l2: float) -> LinearModel:
+def pointwise_ranker(groups: Sequence[Sequence[tuple[set[str], int]]], l2: float) -> LinearModel:
     """A ranker of candidates from ``groups`` (one list of (features, label) per document): a logistic
     model over the candidates of the documents that have both a right and a wrong one (the others
-    teach nothing about which to keep); at run time the best-scored candidate is kept."""
+    teach nothing about which to keep)."""
     return train([example for group in groups if any(label for _, label in group)
                   and not all(label for _, label in group) for example in group], l2=l2)
 
 
+def pairwise_ranker(groups: Sequence[Sequence[tuple[set[str], int]]], l2: float) -> LinearModel:
+    """A ranker of candidates from ``groups``: a logistic model over candidate pairs of a document, the
+    right one against each wrong one, in both orders ("+" features of the first, "-" of the second);
+    its weights, folded back onto the plain feature names, score a candidate."""
+    pairs = []
+    for group in groups:
+        right = [f for f, label in group if label]
+        wrong = [f for f, label in group if not label]
+        for good in right:
+            for bad in wrong:
+                first = {f"+{f}" for f in good} | {f"-{f}" for f in bad}
+                second = {f"+{f}" for f in bad} | {f"-{f}" for f in good}
+                pairs += [(first, 1), (second, 0)]
+    pairwise = train(pairs, l2=l2)
+    names = {name[1:] for name in pairwise.weights}
+    weights = {n: (pairwise.weights.get(f"+{n}", 0.0) - pairwise.weights.get(f"-{n}", 0.0)) / 2 for n in names}
+    return LinearModel(weights, 0.0)
+
+
+SCHEMES = {"pointwise": pointwise_ranker, "pairwise": pairwise_ranker}
+
+
+def top_one(model: LinearModel, groups: Sequence[Sequence[tuple[set[str], int]]]) -> float:
+    """The share of ``groups`` whose best-scored candidate (the first on ties) is a right one."""
+    right = 0
+    for group in groups:
+        if group:
+            scores = [model.logit(features) for features, _ in group]
+            right += group[scores.index(max(scores))][1]
+    return right / max(1, len(groups))
+
+
+def train_ranker(groups: Sequence[Sequence[tuple[set[str], int]]], folds: Sequence[int], l2: float
+                 ) -> tuple[LinearModel, str]:
+    """The ranker of the scheme (SCHEMES) whose models pick the right candidate most often on held-out
+    ``folds`` of these groups, trained on all of them; returns it and the scheme's name."""
+    def held_out(scheme) -> float:
+        return sum(top_one(scheme([g for g, f in zip(groups, folds) if f != fold], l2),
+                           [g for g, f in zip(groups, folds) if f == fold]) for fold in set(folds))
+
+    name = max(SCHEMES, key=lambda n: held_out(SCHEMES[n]))
+    return SCHEMES[name](groups, l2), name
+
+
 def fit(items: Sequence[Item], l2: float, follow_up_days: int) -> ExtractionModels:
-    """Train the models of every slot on ``items`` with L2 weight ``l2``."""
+    """Train the models of every slot on ``items`` with L2 weight ``l2``; each slot's ranking scheme is
+    chosen by cross-validation by incident within ``items``."""
+    folds = folds_by_incident(items, INNER_FOLDS, seed=2)
     models = {"follow_up": _follow_up_model(items, follow_up_days, l2)}
     follow_up = _cross_fitted_follow_up(items, follow_up_days, l2)
-    models["date"] = train_ranker([[(date_features(c, p), int(c.value == i.gold.date)) for c in i.candidates.dates]
-                                   for i, p in zip(items, follow_up)], l2)
+    groups = {"date": [[(date_features(c, p), int(c.value == i.gold.date)) for c in i.candidates.dates]
+                       for i, p in zip(items, follow_up)]}
     names = gazetteer().state_names
-    models["state"] = train_ranker([[(c.features, int(names.get(c.value) == i.gold.state))
-                                     for c in i.candidates.places.states] for i in items], l2)
-    city_groups = []
+    groups["state"] = [[(c.features, int(names.get(c.value) == i.gold.state)) for c in i.candidates.places.states]
+                       for i in items]
+    schemes = {}
+    for slot in ("date", "state"):
+        models[slot], schemes[slot] = train_ranker(groups[slot], folds, l2)
+    groups["city"] = []
     for item in items:
         state = best(models["state"], item.candidates.places.states)
         code = state.value if state else None
-        city_groups.append([(c.features | city_in_state_features(c.value, code),
-                             int(normal_place(c.value) == normal_place(item.gold.city)))
-                            for c in item.candidates.places.cities])
-    models["city"] = train_ranker(city_groups, l2)
+        groups["city"].append([(c.features | city_in_state_features(c.value, code),
+                                int(normal_place(c.value) == normal_place(item.gold.city)))
+                               for c in item.candidates.places.cities])
     for slot in ("killed", "injured"):
-        models[slot] = train_ranker([[(count_features(c), int(c.value == getattr(i.gold, slot)))
-                                      for c in getattr(i.candidates, slot)] for i in items], l2)
+        groups[slot] = [[(count_features(c), int(c.value == getattr(i.gold, slot)))
+                         for c in getattr(i.candidates, slot)] for i in items]
+    for slot in ("city", "killed", "injured"):
+        models[slot], schemes[slot] = train_ranker(groups[slot], folds, l2)
     return ExtractionModels({slot: models[slot] for slot in SLOTS},
-                            {"l2": l2, "follow_up_days": follow_up_days, "articles": len(items)})
+                            {"l2": l2, "follow_up_days": follow_up_days, "articles": len(items), "schemes": schemes})
 
 
 def accuracy(choices: Sequence[Choice], items: Sequence[Item]) -> dict[str, float]:
