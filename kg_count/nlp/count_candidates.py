@@ -11,6 +11,7 @@ from kg_count.nlp.features import Candidate, bucket, merge
 from kg_count.nlp.participants import INJURED_EXPLICITLY, CountStatement
 
 LEAD_SENTENCES = 6
+SHOOT_LEMMAS = {"shoot", "shot"}
 HARM_WORDS = {"kill", "dead", "die", "death", "murder", "homicide", "fatal", "fatally", "slay", "wound", "injure",
               "hurt", "shoot", "shooting", "shot", "suicide", "critical", "hospitalize", "injury", "victim", "body",
               "double", "triple", "mass", "accidental", "accidentally", "graze", "stable", "survive"}
@@ -42,7 +43,8 @@ def count_candidates(status: str, statements: Sequence[CountStatement], named: i
     """Candidates for the ``status`` count ("killed" or "injured") from the document's count
     ``statements``; ``named`` is how many named people have that status, ``rule`` the hand-written
     rule's count and ``other_count`` the rule's count of the other status (killed for injured): a
-    stated number less it is a candidate too ("five were shot, one fatally": four injured). ``words``
+    stated number less it is a candidate too ("five were shot, one fatally": four injured), and so are the
+    numbers of people shot whatever the status the event was typed with, and those less it. ``words``
     (``harm_words``) are features of every candidate."""
     own = [s for s in statements if s.status == status or (status == "injured" and s.status == INJURED_EXPLICITLY)]
     numbers = [s.value for s in own if s.value is not None and not s.statistics]
@@ -56,6 +58,11 @@ def count_candidates(status: str, statements: Sequence[CountStatement], named: i
     for number in set(numbers):
         if number > other_count > 0:
             merge(candidates, number - other_count, {"minus_other"})
+    shot = {s.value for s in statements if s.lemma in SHOOT_LEMMAS and s.value is not None and not s.statistics}
+    for number in shot:
+        merge(candidates, number, {"shot_total"})
+        if number > other_count > 0:
+            merge(candidates, number - other_count, {"shot_minus_other"})
     others = [s.value for s in statements if s.status not in (status, INJURED_EXPLICITLY) and s.value is not None]
     counted = Counter(numbers)
     context = {f"mentions:{bucket(len(own), (0, 1, 2, 4))}", f"sentences:{bucket(len(mentions), (0, 1, 3))}",

@@ -67,7 +67,7 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
     candidates = DocumentCandidates(
         follow_up=follow_up_features(doc, body_start, times, document.dct),
         dates=date_candidates(doc, times, typed_sentences, document.dct, body_start, rule_date),
-        places=place_candidates(doc, body_start, rule_place),
+        places=place_candidates(doc, body_start, rule_place, typed_sentences),
         killed=count_candidates("killed", statements, named["killed"], counts.killed, 0, words),
         injured=count_candidates("injured", statements, named["injured"], counts.injured, counts.killed, words),
         rule_date=rule_date)

@@ -13,6 +13,9 @@ from kg_count.nlp.places import (AGENCY_WORDS, INCIDENT_NOUNS, PLACE_PREPOSITION
 
 SENTENCE_BOUNDS = (0, 1, 2, 4, 8)
 DATELINE_WORDS = 40
+DATELINE_SENTENCES = 15  # a dateline may open any of the first body sentences (after page furniture)
+DATELINE_SENTENCE_WORDS = 12
+ABBREVIATIONS = {"Twp": "Township", "Twp.": "Township", "Ft.": "Fort", "Mt.": "Mount"}
 CITY_SOURCES = {"dateline", "pair", "place", "loose", "rule"}
 
 
@@ -32,19 +35,29 @@ def _sentence_numbers(doc) -> list[int]:
 
 
 def _city_name(name: str) -> str:
-    return name.title() if name.isupper() else name
+    """A place name as candidates are kept: title case when written in capitals, abbreviations spelled out."""
+    words = (name.title() if name.isupper() else name).split()
+    return " ".join(ABBREVIATIONS.get(w, w) for w in words)
 
 
-def _where(prefix: str, index: int, body_start: int, sentence: list[int]) -> set[str]:
-    if index < body_start:
-        return {f"{prefix}:title"}
-    return {f"{prefix}:sentence{bucket(sentence[index], SENTENCE_BOUNDS)}"}
+def _where(prefix: str, index: int, body_start: int, sentence: list[int], event_sentences: set[int] = frozenset()
+           ) -> set[str]:
+    """Where a mention at token ``index`` stands: the title or a sentence bucket, and whether its sentence
+    mentions a typed event."""
+    where = "title" if index < body_start else f"sentence{bucket(sentence[index], SENTENCE_BOUNDS)}"
+    found = {f"{prefix}:{where}"}
+    if sentence[index] in event_sentences:
+        found.add(f"{prefix}:event_sentence")
+    return found
 
 
-def place_candidates(doc, body_start: int, rule: Place | None) -> PlaceCandidates:
+def place_candidates(doc, body_start: int, rule: Place | None, event_sentences: set[int] = frozenset()
+                     ) -> PlaceCandidates:
     """The candidates of a spaCy doc whose body starts at token ``body_start``; ``rule`` is the place the
     hand-written order of evidence chose (kg_count.nlp.places.find_place), a feature of its values.
-    A state's features say how many of the candidate cities the gazetteer has in it."""
+    Datelines are looked for at the start of the body and of each of its first DATELINE_SENTENCES
+    sentences. A state's features say how many of the candidate cities the gazetteer has in it; a city's whether
+    it is named in a sentence of ``event_sentences`` (those that mention a typed event)."""
     words = [t.text for t in doc]
     sentence = _sentence_numbers(doc)
     states: dict = {}
@@ -67,6 +80,16 @@ def place_candidates(doc, body_start: int, rule: Place | None) -> PlaceCandidate
             resolved = resolve_state(found.city, votes)
             if resolved:
                 merge(states, resolved, {"dateline_city_state"})
+    for n, start in enumerate(s.start for s in doc[body_start:].sents if body_start < len(doc)):
+        if n >= DATELINE_SENTENCES:
+            break
+        late = dateline(words[start:start + DATELINE_SENTENCE_WORDS])
+        if late and late.city:
+            where = {"sentence_dateline", f"sentence_dateline:{bucket(n, (0, 2, 5))}"}
+            merge(cities, _city_name(late.city), where)
+            resolved = late.state or resolve_state(late.city, votes)
+            if resolved:
+                merge(states, resolved, where)
     pairs = city_state_mentions(words)
     pair_counts = Counter((city, state) for city, state, _ in pairs)
     for city, state, index in pairs:
@@ -78,7 +101,7 @@ def place_candidates(doc, body_start: int, rule: Place | None) -> PlaceCandidate
     for name, start in place_names(doc):
         city = _city_name(name)
         named[city] += 1
-        merge(cities, city, {"place"} | _where("place", start, body_start, sentence))
+        merge(cities, city, {"place"} | _where("place", start, body_start, sentence, event_sentences))
         resolved = resolve_state(city, votes)
         if resolved:
             merge(states, resolved, {"place_state"} | _where("place_state", start, body_start, sentence))
@@ -88,7 +111,7 @@ def place_candidates(doc, body_start: int, rule: Place | None) -> PlaceCandidate
     for name, start, features in loose_place_mentions(doc):
         city = _city_name(name)
         loose[city] += 1
-        merge(cities, city, features | _where("loose", start, body_start, sentence))
+        merge(cities, city, features | _where("loose", start, body_start, sentence, event_sentences))
     for city, number in loose.items():
         merge(cities, city, count_features("loose", number))
     for city, candidate in cities.items():
