@@ -16,7 +16,6 @@ from kg_count.nlp.date_candidates import date_candidates
 from kg_count.nlp.followup import follow_up_features
 from kg_count.nlp.participants import Counts, count_statements, find_participants, stated_counts
 from kg_count.nlp.place_candidates import place_candidates
-from kg_count.nlp.places import find_place
 from kg_count.nlp.ranker import Choice, DocumentCandidates, ExtractionModels, choose, shipped_models
 from kg_count.nlp.record import DocumentRecord, MentionRecord, PersonRecord
 from kg_count.nlp.times import find_time_mentions, incident_date
@@ -58,7 +57,6 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
     typed_sentences = {e.sentence for e in events if e.event_type}
     rule_date = incident_date(times, typed_sentences, document.dct)
     body_start = sum(1 for p in annotated.positions if document.tokens[p].part == "TITLE")
-    rule_place = find_place(doc, body_start)
     people = find_participants(doc, events)
     counts = stated_counts(doc, events, people)
     statements = count_statements(doc, events)
@@ -67,7 +65,7 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
     candidates = DocumentCandidates(
         follow_up=follow_up_features(doc, body_start, times, document.dct),
         dates=date_candidates(doc, times, typed_sentences, document.dct, body_start, rule_date),
-        places=place_candidates(doc, body_start, rule_place, typed_sentences),
+        places=place_candidates(doc, body_start, typed_sentences),
         killed=count_candidates("killed", statements, named["killed"], counts.killed, 0, words),
         injured=count_candidates("injured", statements, named["injured"], counts.injured, counts.killed, words),
         rule_date=rule_date)

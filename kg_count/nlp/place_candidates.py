@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from kg_count.geography import gazetteer, is_county, resolve_state
 from kg_count.nlp.features import Candidate, bucket, count_features, merge
 from kg_count.nlp.places import (AGENCY_WORDS, INCIDENT_NOUNS, PLACE_PREPOSITIONS, Place, city_state_mentions, dateline,
-                                  is_common_word, known_place, place_names, state_mentions)
+                                  find_place, is_common_word, known_place, place_names, state_mentions)
 
 SENTENCE_BOUNDS = (0, 1, 2, 4, 8)
 DATELINE_WORDS = 40
@@ -21,10 +21,12 @@ CITY_SOURCES = {"dateline", "pair", "place", "loose", "rule"}
 
 @dataclass
 class PlaceCandidates:
-    """The state candidates (values: postal codes) and city candidates (values: names) of a document."""
+    """The state candidates (values: postal codes) and city candidates (values: names) of a document, and
+    the place the hand-written rules choose."""
 
     states: list[Candidate]
     cities: list[Candidate]
+    rule: Place | None
 
 
 def _sentence_numbers(doc) -> list[int]:
@@ -51,10 +53,10 @@ def _where(prefix: str, index: int, body_start: int, sentence: list[int], event_
     return found
 
 
-def place_candidates(doc, body_start: int, rule: Place | None, event_sentences: set[int] = frozenset()
-                     ) -> PlaceCandidates:
-    """The candidates of a spaCy doc whose body starts at token ``body_start``; ``rule`` is the place the
-    hand-written order of evidence chose (kg_count.nlp.places.find_place), a feature of its values.
+def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset()) -> PlaceCandidates:
+    """The candidates of a spaCy doc whose body starts at token ``body_start``, with the place the
+    hand-written order of evidence chooses (kg_count.nlp.places.find_place) as ``rule``, a feature of
+    its values.
     Datelines are looked for at the start of the body and of each of its first DATELINE_SENTENCES
     sentences. A state's features say how many of the candidate cities the gazetteer has in it; a city's whether
     it is named in a sentence of ``event_sentences`` (those that mention a typed event)."""
@@ -64,6 +66,8 @@ def place_candidates(doc, body_start: int, rule: Place | None, event_sentences: 
     cities: dict = {}
     mentioned = state_mentions(words)
     votes = Counter(code for code, _ in mentioned)
+    names = place_names(doc)
+    rule = find_place(doc, body_start, votes, names)
     for code, index in mentioned:
         merge(states, code, _where("named", index, body_start, sentence))
     if mentioned:
@@ -98,7 +102,7 @@ def place_candidates(doc, body_start: int, rule: Place | None, event_sentences: 
     for (city, state), number in pair_counts.items():
         merge(cities, _city_name(city), count_features("pair", number))
     named = Counter()
-    for name, start in place_names(doc):
+    for name, start in names:
         city = _city_name(name)
         named[city] += 1
         merge(cities, city, {"place"} | _where("place", start, body_start, sentence, event_sentences))
@@ -129,7 +133,7 @@ def place_candidates(doc, body_start: int, rule: Place | None, event_sentences: 
     for city, candidate in cities.items():
         if is_county(city):
             candidate.features.add("county")
-    return PlaceCandidates(list(states.values()), list(cities.values()))
+    return PlaceCandidates(list(states.values()), list(cities.values()), rule)
 
 
 def loose_place_mentions(doc) -> list[tuple[str, int, set[str]]]:

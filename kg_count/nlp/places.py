@@ -33,9 +33,25 @@ class Place:
 
 
 
+@lru_cache(maxsize=1)
+def _state_first_words() -> frozenset[str]:
+    """The first words (lower case) of every way a state can be written: a word not among them starts none."""
+    g = gazetteer()
+    written = [*g.ap_abbreviations, *g.state_by_name, *g.state_names]
+    return frozenset(text.split()[0].lower() for text in written if text.split())
+
+
+@lru_cache(maxsize=1)
+def _place_first_words() -> frozenset[str]:
+    """The first words (lower case) of every place the gazetteer knows."""
+    return frozenset(name.split()[0] for name in gazetteer().places if name.split())
+
+
 def _state_at(words: list[str], i: int) -> tuple[str | None, int]:
     """A state written at words[i:] (one to three words); returns (postal code, words used)."""
     g = gazetteer()
+    if i >= len(words) or words[i].lower() not in _state_first_words():
+        return None, 0
     for length in (3, 2, 1):
         if i + length <= len(words):
             code = g.state_code(" ".join(words[i:i + length]))
@@ -150,7 +166,9 @@ INCIDENT_NOUNS = {"shooting", "shootings", "fire", "blaze", "homicide", "murder"
 def known_place(name: str) -> bool:
     """Whether the gazetteer knows ``name`` as a place that is not a state."""
     g = gazetteer()
-    return bool(name) and g.state_code(name) is None and bool(g.states_of(name))
+    words = name.lower().split()
+    return bool(words) and words[0] in _place_first_words() and g.state_code(name) is None \
+        and bool(g.states_of(name))
 
 
 @lru_cache(maxsize=None)
@@ -193,14 +211,16 @@ def place_names(doc) -> list[tuple[str, int]]:
     return found
 
 
-def find_place(doc, body_start: int) -> Place | None:
-    """Choose the incident's place in an annotated spaCy doc; ``body_start`` is the first body token.
+def find_place(doc, body_start: int, votes: Counter | None = None,
+               names: list[tuple[str, int]] | None = None) -> Place | None:
+    """Choose the incident's place in an annotated spaCy doc; ``body_start`` is the first body token;
+    ``votes`` (``state_votes``) and ``names`` (``place_names``) are computed when not given.
 
     Order of evidence: a dateline, "City , State" phrases, then place names of the title and text
     (title ones weigh more, towns before counties) with the state the text names.
     """
     words = [t.text for t in doc]
-    votes = state_votes(words)
+    votes = state_votes(words) if votes is None else votes
     found = dateline(words[body_start:body_start + 40])
     if found and found.city and found.state:
         return found
@@ -213,7 +233,7 @@ def find_place(doc, body_start: int) -> Place | None:
         (city, state), _ = max(pairs.items(), key=lambda item: (not is_county(item[0][0]), item[1]))
         return Place(city, state, "city, state")
     candidates: Counter = Counter()
-    for name, start in place_names(doc):
+    for name, start in place_names(doc) if names is None else names:
         candidates[name.title() if name.isupper() else name] += 3 if start < body_start else 1
     ranked = sorted(candidates.items(), key=lambda item: (is_county(item[0]), -item[1]))
     for city, _ in ranked:

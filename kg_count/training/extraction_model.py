@@ -20,7 +20,6 @@ from kg_count.nlp.pipeline import analyse
 from kg_count.nlp.ranker import (SLOTS, Choice, DocumentCandidates, ExtractionModels, best, choose, count_features,
                                   date_features)
 from kg_count.nlp.place_candidates import city_in_state_features
-from kg_count.nlp.places import Place
 from kg_count.training.gva import Gold, annotated_articles, read_gold
 
 FOLDS = 5
@@ -46,10 +45,8 @@ def load_items(gva: Path, cache: Path | None = None, limit: int | None = None) -
     for annotated in annotated_articles(gva, cache, limit):
         analysis = analyse(annotated)
         document = annotated.document
-        rule_place = next((c for c in analysis.candidates.places.states if "rule" in c.features), None)
-        rule_city = next((c for c in analysis.candidates.places.cities if "rule" in c.features), None)
-        place = Place(rule_city.value if rule_city else None, rule_place.value, "rule") if rule_place else None
-        rule = Choice(analysis.candidates.rule_date, place, analysis.counts.killed, analysis.counts.injured, 0.0)
+        rule = Choice(analysis.candidates.rule_date, analysis.candidates.places.rule, analysis.counts.killed,
+                      analysis.counts.injured, 0.0)
         items.append(Item(document.doc_id, document.dct, analysis.candidates, rule, gold[document.doc_id]))
     return items
 
