@@ -17,8 +17,11 @@ HARM_WORDS = {"kill", "dead", "die", "death", "murder", "homicide", "fatal", "fa
               "double", "triple", "mass", "accidental", "accidentally", "graze", "stable", "survive"}
 
 
-def _statement_features(statement: CountStatement) -> set[str]:
-    where = "title" if statement.sentence == 0 else "lead" if statement.sentence < LEAD_SENTENCES else "later"
+def _statement_features(statement: CountStatement, title_sentences: int) -> set[str]:
+    if statement.sentence < title_sentences:
+        where = "title"
+    else:
+        where = "lead" if statement.sentence < LEAD_SENTENCES else "later"
     features = {f"stated:{where}", f"lemma:{statement.lemma}"}
     if statement.statistics:
         features.add("statistics")
@@ -39,20 +42,20 @@ def harm_words(doc, body_start: int, lead_sentences: int = 2) -> set[str]:
 
 
 def count_candidates(status: str, statements: Sequence[CountStatement], named: int, rule: int,
-                     other_count: int, words: set[str] = frozenset()) -> list[Candidate]:
+                     other_count: int, words: set[str] = frozenset(), title_sentences: int = 1) -> list[Candidate]:
     """Candidates for the ``status`` count ("killed" or "injured") from the document's count
     ``statements``; ``named`` is how many named people have that status, ``rule`` the hand-written
     rule's count and ``other_count`` the rule's count of the other status (killed for injured): a
     stated number less it is a candidate too ("five were shot, one fatally": four injured), and so are the
     numbers of people shot whatever the status the event was typed with, and those less it. ``words``
-    (``harm_words``) are features of every candidate."""
+    (``harm_words``) are features of every candidate; the first ``title_sentences`` sentences are the title."""
     own = [s for s in statements if s.status == status or (status == "injured" and s.status == INJURED_EXPLICITLY)]
     numbers = [s.value for s in own if s.value is not None and not s.statistics]
     mentions = Counter(s.sentence for s in own)
     candidates: dict = {}
     for statement in own:
         if statement.value is not None:
-            merge(candidates, statement.value, _statement_features(statement))
+            merge(candidates, statement.value, _statement_features(statement, title_sentences))
     for value, source in ((0, "zero"), (1, "one"), (named, "named"), (rule, "rule")):
         merge(candidates, value, {source})
     for number in set(numbers):

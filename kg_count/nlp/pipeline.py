@@ -62,12 +62,14 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
     statements = count_statements(doc, events)
     named = {status: sum(1 for p in people if p.status == status) for status in ("killed", "injured")}
     words = harm_words(doc, body_start)
+    title_sentences = sum(1 for sentence in doc.sents if sentence.start < body_start)
     candidates = DocumentCandidates(
         follow_up=follow_up_features(doc, body_start, times, document.dct),
         dates=date_candidates(doc, times, typed_sentences, document.dct, body_start, rule_date),
         places=place_candidates(doc, body_start, typed_sentences),
-        killed=count_candidates("killed", statements, named["killed"], counts.killed, 0, words),
-        injured=count_candidates("injured", statements, named["injured"], counts.injured, counts.killed, words),
+        killed=count_candidates("killed", statements, named["killed"], counts.killed, 0, words, title_sentences),
+        injured=count_candidates("injured", statements, named["injured"], counts.injured, counts.killed, words,
+                                 title_sentences),
         rule_date=rule_date)
     return Analysis(annotated, events, times, people, counts, candidates)
 
