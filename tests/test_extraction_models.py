@@ -10,7 +10,8 @@ from kg_count.errors import SetupError
 from kg_count.graph.document_graph import document_graph
 from kg_count.graph.namespaces import KGC
 from kg_count.nlp.pipeline import extract
-from kg_count.nlp.ranker import read_models, shipped_models
+from kg_count.nlp.ranker import TRAINED_WITH, read_models, shipped_models
+from kg_count.settings import settings
 from kg_count.training.extraction_model import cross_validate, fit, load_items
 from kg_count.training.gva import read_gold
 from tests.nlp_helpers import annotated
@@ -63,7 +64,9 @@ def test_the_follow_up_probability_is_in_the_document_graph():
 
 def test_the_shipped_models_say_how_they_were_trained():
     trained_with = shipped_models().trained_with
-    assert trained_with["articles"] > 1000 and "l2" in trained_with
+    assert trained_with["articles"] > 1000
+    extraction = settings().extraction
+    assert {key: trained_with[key] for key in TRAINED_WITH} == {key: getattr(extraction, key) for key in TRAINED_WITH}
 
 
 def test_a_broken_model_file_is_a_setup_error_naming_it():
@@ -123,3 +126,14 @@ def test_a_folder_without_the_records_is_an_input_error(tmp_path):
 
     with pytest.raises(InputError, match="not a gva-train folder"):
         read_gold(tmp_path)
+
+
+def test_models_trained_with_other_settings_are_used_with_a_warning(monkeypatch, tmp_path, caplog):
+    from kg_count.settings import SETTINGS_ENV
+
+    path = tmp_path / "settings.toml"
+    path.write_text("[extraction]\nranker_l2 = 2.5\n")
+    monkeypatch.setenv(SETTINGS_ENV, str(path))
+    with caplog.at_level("WARNING", logger="kg_count"):
+        assert shipped_models().models["date"].weights
+    assert "trained with other [extraction] ranker_l2" in caplog.text

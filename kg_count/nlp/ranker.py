@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
@@ -25,11 +26,15 @@ from kg_count.nlp.features import Candidate
 from kg_count.nlp.place_candidates import PlaceCandidates, city_in_state_features
 from kg_count.nlp.places import Place
 from kg_count.nlp.times import IncidentDate
+from kg_count.settings import ExtractionSettings, settings
+
+logger = logging.getLogger(__name__)
 
 SLOTS = ("follow_up", "date", "state", "city", "killed", "injured")
 MODEL_FILE = ("kg_count.nlp.models", "extraction.json")
 COUNT_ANCHOR = "value:"
 RETRAIN = "scripts/train_extraction_model.py"
+TRAINED_WITH = ("ranker_l2", "follow_up_days", "dct_candidate_days")  # the [extraction] settings a model depends on
 CROSSED = ("before_dct", "dct-", "earliest", "latest", "rule", "kind:", "unstated", "first_stated", "in_title",
            "coarse")
 
@@ -81,15 +86,31 @@ def read_models(text: str, source: str) -> ExtractionModels:
         raise SetupError(f"{source}: cannot read the extraction models ({error}); retrain with {RETRAIN}") from None
 
 
-@lru_cache(maxsize=1)
 def shipped_models() -> ExtractionModels:
-    """The models shipped with the package (read once)."""
+    """The models shipped with the package (read once); a warning is logged when they were trained with
+    other [extraction] settings (TRAINED_WITH) than those in force."""
+    models = _read_shipped()
+    _warn_when_trained_otherwise(settings().extraction)
+    return models
+
+
+@lru_cache(maxsize=1)
+def _read_shipped() -> ExtractionModels:
     package, name = MODEL_FILE
     try:
         text = files(package).joinpath(name).read_text(encoding="utf-8")
     except (OSError, ModuleNotFoundError) as error:
         raise SetupError(f"{package}/{name}: missing ({error}); retrain with {RETRAIN}") from None
     return read_models(text, f"{package}/{name}")
+
+
+@lru_cache(maxsize=8)
+def _warn_when_trained_otherwise(extraction: ExtractionSettings) -> None:
+    trained_with = _read_shipped().trained_with
+    differing = sorted(key for key in TRAINED_WITH if trained_with.get(key) != getattr(extraction, key))
+    if differing:
+        logger.warning("the extraction models were trained with other [extraction] %s; retrain them with %s",
+                       ", ".join(differing), RETRAIN)
 
 
 def save_models(models: ExtractionModels, path: Path) -> None:

@@ -20,6 +20,7 @@ from kg_count.nlp.pipeline import analyse
 from kg_count.nlp.ranker import (SLOTS, Choice, DocumentCandidates, ExtractionModels, best, choose, count_features,
                                   date_features)
 from kg_count.nlp.place_candidates import city_in_state_features
+from kg_count.settings import settings
 from kg_count.training.gva import Gold, annotated_articles, read_gold
 
 FOLDS = 5
@@ -175,7 +176,9 @@ def fit(items: Sequence[Item], l2: float, follow_up_days: int) -> ExtractionMode
     for slot in ("city", "killed", "injured"):
         models[slot], schemes[slot] = train_ranker(groups[slot], folds, l2)
     return ExtractionModels({slot: models[slot] for slot in SLOTS},
-                            {"l2": l2, "follow_up_days": follow_up_days, "articles": len(items), "schemes": schemes})
+                            {"ranker_l2": l2, "follow_up_days": follow_up_days,
+                             "dct_candidate_days": settings().extraction.dct_candidate_days, "articles": len(items),
+                             "schemes": schemes})
 
 
 def accuracy(choices: Sequence[Choice], items: Sequence[Item]) -> dict[str, float]:
