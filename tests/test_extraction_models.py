@@ -109,7 +109,7 @@ def test_training_on_a_gva_folder_learns_its_values(gva, tmp_path):
     from kg_count.nlp.ranker import choose
 
     for item in items:
-        choice = choose(models, item.candidates, item.dct)
+        choice = choose(models, item.candidates)
         assert (choice.date.date, choice.place.city, choice.killed, choice.injured) == \
             (item.gold.date, item.gold.city, item.gold.killed, item.gold.injured)
 

@@ -100,7 +100,7 @@ def extract(annotated: AnnotatedDocument, models: ExtractionModels | None = None
     """Extract a DocumentRecord from one annotated document, the learned ``models`` (the shipped ones
     unless given) choosing its incident date, place and killed and injured counts."""
     analysis = analyse(annotated)
-    return record_of(analysis, choose(models or shipped_models(), analysis.candidates, annotated.document.dct))
+    return record_of(analysis, choose(models or shipped_models(), analysis.candidates))
 
 
 def process(documents: Iterable[Document], batch_size: int | None = None) -> Iterator[DocumentRecord]:

@@ -10,7 +10,6 @@ incident's. ``scripts/train_extraction_model.py`` retrains the file from gva-tra
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import logging
 from dataclasses import dataclass
@@ -152,7 +151,16 @@ def best(model: LinearModel, candidates: Sequence[Candidate],
     return max(scored, key=lambda item: item[:2])[2] if scored else None
 
 
-def choose(models: ExtractionModels, candidates: DocumentCandidates, dct: dt.date) -> Choice:
+def _evidence(city: Candidate | None) -> str:
+    """How the chosen place was found, in the words of the record's ``place_evidence``."""
+    if city is None:
+        return "named state"
+    if city.features & {"dateline", "sentence_dateline"}:
+        return "dateline"
+    return "city, state" if "pair" in city.features else "named place"
+
+
+def choose(models: ExtractionModels, candidates: DocumentCandidates) -> Choice:
     """Choose a document's incident date, place and counts from its candidates."""
     m = models.models
     follow_up = m["follow_up"].probability(candidates.follow_up)
@@ -170,9 +178,7 @@ def choose(models: ExtractionModels, candidates: DocumentCandidates, dct: dt.dat
     if city is not None and state_code is not None and state_code not in gazetteer().states_of(city.value):
         city = None
     if state_code:
-        city_name = city.value if city else None
-        evidence = next((e for e in ("dateline", "pair", "place") if city and e in city.features), "named state")
-        place = Place(city_name, state_code, {"pair": "city, state", "place": "named place"}.get(evidence, evidence))
+        place = Place(city.value if city else None, state_code, _evidence(city))
     killed = best(m["killed"], candidates.killed, count_features)
     injured = best(m["injured"], candidates.injured, count_features)
     return Choice(date, place, killed.value if killed else 0, injured.value if injured else 0, follow_up)

@@ -200,7 +200,7 @@ def cross_validate(items: Sequence[Item], l2: float, follow_up_days: int, folds:
         models = fit([i for i, f in zip(items, fold_of) if f != fold], l2, follow_up_days)
         held = [n for n, f in enumerate(fold_of) if f == fold]
         for n in held:
-            choices[n] = choose(models, items[n].candidates, items[n].dct)
+            choices[n] = choose(models, items[n].candidates)
         per_fold.append(accuracy([choices[n] for n in held], [items[n] for n in held]))
     return {"learned": accuracy(choices, items), "rules": accuracy([i.rule for i in items], items),
             "folds": per_fold, "articles": len(items), "incidents": len({i.gold.incident_id for i in items})}
