@@ -30,7 +30,8 @@ def test_date_candidates_are_stated_days_and_the_days_before_the_dct():
     assert set(candidates) == {dt.date(2017, 1, 23), DCT, dt.date(2017, 1, 24), dt.date(2017, 1, 22),
                                dt.date(2016, 1, 30)}
     monday = candidates[dt.date(2017, 1, 23)]
-    assert {"stated", "event_sentence", "kind:weekday", "latest", "rule", "first_stated", "dct-2"} <= monday
+    assert {"stated", "event_sentence", "kind:weekday", "latest", "rule", "first_stated", "dct-2",
+            "governor:injuring"} <= monday
     assert {"unstated", "dct-0", "before_dct:<=0"} <= candidates[DCT]
 
 

@@ -53,3 +53,20 @@ def merge(candidates: dict, value: Hashable, features: set[str]) -> None:
 def count_features(prefix: str, number: int) -> set[str]:
     """``prefix:n=1``, ``=2`` or ``>=3``: how many mentions state a candidate."""
     return {f"{prefix}:n={number}" if number < 3 else f"{prefix}:n>=3"}
+
+
+def governor_features(root, event_types: dict[int, str]) -> set[str]:
+    """What a mention's syntactic governors (up to three heads above its root token) are: a typed event
+    mention ("was shot Monday": ``governor:injuring``) or a follow-up cue ("arrested
+    Monday": ``governor:cue``); ``event_types`` gives the type of each typed event by its first token."""
+    features = set()
+    node = root
+    for _ in range(3):
+        if node.head is node:
+            break
+        node = node.head
+        if node.i in event_types:
+            features.add(f"governor:{event_types[node.i]}")
+        elif node.lemma_.lower() in FOLLOW_UP_CUES:
+            features.add("governor:cue")
+    return features

@@ -55,6 +55,7 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
     events = find_event_mentions(annotated)
     times = find_time_mentions(doc, document.dct)
     typed_sentences = {e.sentence for e in events if e.event_type}
+    event_types = {e.start: e.event_type for e in events if e.event_type}
     rule_date = incident_date(times, typed_sentences, document.dct)
     body_start = sum(1 for p in annotated.positions if document.tokens[p].part == "TITLE")
     people = find_participants(doc, events)
@@ -65,7 +66,7 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
     title_sentences = sum(1 for sentence in doc.sents if sentence.start < body_start)
     candidates = DocumentCandidates(
         follow_up=follow_up_features(doc, body_start, times, document.dct),
-        dates=date_candidates(doc, times, typed_sentences, document.dct, body_start, rule_date),
+        dates=date_candidates(doc, times, typed_sentences, document.dct, body_start, rule_date, event_types),
         places=place_candidates(doc, body_start, typed_sentences),
         killed=count_candidates("killed", statements, named["killed"], counts.killed, 0, words, title_sentences),
         injured=count_candidates("injured", statements, named["injured"], counts.injured, counts.killed, words,
