@@ -23,9 +23,11 @@ def test_date_candidates_are_stated_days_and_the_days_before_the_dct():
     doc = annotated("A man was shot Monday night on Main Street . | He will appear in court on Jan. 30 .",
                     title="Man shot")
     times = find_time_mentions(doc.doc, DCT)
-    events = {e.sentence for e in find_event_mentions(doc) if e.event_type}
+    typed = [e for e in find_event_mentions(doc) if e.event_type]
+    events = {e.sentence for e in typed}
     rule = incident_date(times, events, DCT)
-    candidates = {c.value: c.features for c in date_candidates(doc.doc, times, events, DCT, body_start(doc), rule)}
+    candidates = {c.value: c.features for c in date_candidates(doc.doc, times, events, DCT, body_start(doc), rule,
+                                                               {e.start: e.event_type for e in typed})}
     # the DCT and three days before it; "Jan. 30" resolves to the last one before the DCT
     assert set(candidates) == {dt.date(2017, 1, 23), DCT, dt.date(2017, 1, 24), dt.date(2017, 1, 22),
                                dt.date(2016, 1, 30)}
