@@ -54,20 +54,20 @@ def read_gold(gva: Path) -> dict[str, Gold]:
 def annotated_articles(gva: Path, cache: Path | None = None, limit: int | None = None) -> Iterator[AnnotatedDocument]:
     """Yield the annotated articles of ``gva``/articles.jsonl (the first ``limit``), in file order.
 
-    With ``cache`` (a DocBin file), parses are read from it when it holds exactly these documents,
-    and written to it after a full parse otherwise."""
+    With ``cache`` (a DocBin file), parses are read from it when its first documents are these (same
+    words), and written to it after parsing all the articles otherwise."""
     from spacy.tokens import DocBin
 
     documents = list(iter_articles(gva / "articles.jsonl"))[:limit]
     nlp = load_model()
     if cache is not None and cache.exists():
-        docs = list(DocBin().from_disk(cache).get_docs(nlp.vocab))
+        docs = list(DocBin().from_disk(cache).get_docs(nlp.vocab))[:len(documents)]
         positions = [to_spacy_doc(document, nlp.vocab)[1] for document in documents]
         if len(docs) == len(documents) and all(len(p) == len(d) for p, d in zip(positions, docs)):
             yield from (AnnotatedDocument(*item) for item in zip(documents, docs, positions))
             return
     parsed = list(annotate(documents))
-    if cache is not None:
+    if cache is not None and limit is None:
         cache.parent.mkdir(parents=True, exist_ok=True)
         DocBin(attrs=["ORTH", "TAG", "POS", "MORPH", "LEMMA", "DEP", "HEAD", "ENT_IOB", "ENT_TYPE", "SENT_START"],
                docs=[a.doc for a in parsed]).to_disk(cache)
