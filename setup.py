@@ -9,7 +9,7 @@ from setuptools import find_namespace_packages, setup
 DATA_FOLDERS = {"kg_count.ontology": "ontology", "kg_count.queries": "queries"}
 PACKAGE_DATA = {"kg_count": ["default_settings.toml"], "kg_count.resources": ["lexnames", "*.tsv", "*.txt"],
                 "kg_count.qa.models": ["*"],
-                "kg_count.incidents.models": ["*"]}
+                "kg_count.incidents.models": ["*"], "kg_count.nlp.models": ["*.json"]}
 
 
 def data_packages() -> dict[str, str]:

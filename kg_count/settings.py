@@ -42,6 +42,9 @@ class ExtractionSettings:
     max_people: int
     max_age: int
     hyponym_depth: int
+    ranker_l2: float
+    dct_candidate_days: int
+    follow_up_days: int
 
 
 @dataclass(frozen=True)

@@ -49,3 +49,45 @@ def test_statistics_do_not_count():
 
 def test_numbers():
     assert [parse_number(t) for t in ("3", "three", "twenty-one", "1,200", "a")] == [3, 3, 21, 1200, None]
+
+
+@pytest.mark.parametrize("body, name", [
+    ("Officer John Carter arrested the suspect after Mark Jones was shot dead on Friday .", "John Carter"),
+    ("His mother , Linda Brown , watched as police arrested the suspect who shot him .", "Linda Brown"),
+    ("Reporter Sarah Miller saw police arrest a man after the shooting .", "Sarah Miller"),
+    ("According to Sgt. Amy Lee , the suspect was charged with murder .", "Amy Lee"),
+])
+def test_reporters_officials_and_relatives_are_neither_victims_nor_suspects(body, name):
+    people, _ = read(body)
+    roles = {p.full_name: p.role for p in people}
+    assert roles.get(name, "other") == "other"
+
+
+def test_a_named_victim_stays_a_victim_when_also_quoted():
+    people, _ = read("Mark Jones was shot in the leg on Friday . | Jones said he did not see the shooter .")
+    assert {p.full_name: (p.role, p.status) for p in people}["Mark Jones"] == ("victim", "injured")
+
+
+def test_a_reporters_name_does_not_answer_a_participant_question(tmp_path):
+    from kg_count.answer.graph_answer import answer_task_question
+    from kg_count.graph.loader import build_store
+    from kg_count.graph.store import GraphStore
+    from kg_count.incidents.materialise import ensure_incidents
+    from kg_count.io.conll import write_documents
+    from kg_count.io.questions import parse_question
+    from tests.nlp_helpers import document
+
+    article = document("Reporter Sarah Miller saw police arrest a man after Mark Jones was shot dead on Friday "
+                       "in Memphis , Tennessee . | Jones , 24 , died at the scene .",
+                       title="Man shot dead in Memphis", dct="2017-01-25")
+    write_documents(tmp_path / "docs.conll", [article])
+    build_store(tmp_path / "docs.conll", tmp_path / "store")
+    with GraphStore(tmp_path / "store") as store:
+        ensure_incidents(store)
+
+        def count(last: str) -> int:
+            question = parse_question("q", {"subtask": 2, "event_type": "killing", "participant": {"last": last},
+                                            "time": {"year": "2017"}})
+            return answer_task_question(store, question).numerical_answer
+
+        assert (count("Jones"), count("Miller")) == (1, 0)

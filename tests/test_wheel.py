@@ -59,3 +59,4 @@ def test_a_built_wheel_in_a_fresh_virtualenv_answers_outside_the_checkout(tmp_pa
     listed = _run(fresh / "bin" / "kg-count", "incidents", "--store", "store", cwd=work, env=env).stdout
     assert "incidents shown" in listed
     _run(python, "-c", "from kg_count.qa.models import shipped_models; shipped_models()", cwd=work, env=env)
+    _run(python, "-c", "from kg_count.nlp.ranker import shipped_models; shipped_models()", cwd=work, env=env)

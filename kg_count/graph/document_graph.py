@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from decimal import Decimal
 from functools import lru_cache
 from urllib.parse import quote
 
@@ -68,6 +69,7 @@ def document_graph(record: DocumentRecord, content_hash: str | None = None, lead
     graph.add((doc, KGC.title, Literal(record.title)))
     if lead:
         graph.add((doc, KGC.lead, Literal(lead)))
+    graph.add((doc, KGC.followUpProbability, Literal(Decimal(str(record.follow_up)), datatype=XSD.decimal)))
 
     time_node = URIRef(f"{doc}#time")
     graph.add((time_node, RDF.type, TIME.Instant))

@@ -16,6 +16,14 @@ STATUS_OF_TYPE = {"killing": "killed", "injuring": "injured", "job_firing": "fir
 SUSPECT_CUES = {"arrest", "charge", "suspect", "custody", "book", "jail", "accuse", "indict", "plead", "convict",
                 "sentence", "wanted", "gunman", "shooter", "surrender", "detain"}
 SPEECH_VERBS = {"say", "tell", "add", "state", "confirm", "announce", "explain"}
+BYSTANDER_WORDS = {
+    "reporter", "correspondent", "editor", "writer", "anchor", "photographer", "journalist", "columnist",
+    "officer", "spokesman", "spokeswoman", "spokesperson", "sergeant", "sgt", "lieutenant", "lt", "detective",
+    "chief", "sheriff", "captain", "capt", "deputy", "trooper", "corporal", "cpl", "investigator", "agent",
+    "commissioner", "superintendent", "mayor", "attorney", "prosecutor", "lawyer", "judge", "coroner", "examiner",
+    "councilman", "councilwoman", "senator", "governor", "pastor", "reverend", "rev", "neighbor", "witness",
+    "mother", "father", "mom", "dad", "sister", "brother", "aunt", "uncle", "cousin", "grandmother",
+    "grandfather", "wife", "husband", "girlfriend", "boyfriend", "fiancee", "friend", "relative", "parent"}
 NAME_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
 PATIENT_DEPS = ("nsubjpass", "nsubj:pass", "dobj", "obj")
 STATISTICS_CUES = re.compile(r"\b(this year|last year|so far|since|per year|a year|each year|annually|in 20\d\d|"
@@ -77,10 +85,31 @@ def _patient_event(token, events_by_token: dict[int, EventMention]) -> EventMent
     return None
 
 
+def is_bystander(ent) -> bool:
+    """True when a PERSON mention names someone who tells or reports rather than takes part: a title or
+    kinship word just before it or in apposition ("spokesman John Smith", "his mother , Jane Smith"),
+    a byline ("By John Smith") or "according to John Smith"."""
+    doc = ent.doc
+    before = [t.lemma_.lower().rstrip(".") for t in doc[max(ent.sent.start, ent.start - 3):ent.start]
+              if not t.is_punct]
+    if before and (before[-1] in BYSTANDER_WORDS or (ent.start == ent.sent.start + 1 and before[-1] == "by")
+                   or " ".join(before).startswith("accord to") or "according to" in ent.sent.text.lower()
+                   and ent.start - ent.sent.start < 5):
+        return True
+    root = ent.root
+    if root.dep_ == "appos" and root.head.lemma_.lower() in BYSTANDER_WORDS:
+        return True
+    return any(c.dep_ == "appos" and c.lemma_.lower() in BYSTANDER_WORDS for c in root.children)
+
+
 def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
-    """Group PERSON mentions by last name into participants and read their age, role and status."""
+    """Group PERSON mentions by last name into participants and read their age, role and status.
+
+    A person whose mentions are never the patient of a typed event and who is named as a reporter,
+    official or relative somewhere (``is_bystander``) keeps the role "other"."""
     events_by_token = {e.start: e for e in events if e.event_type}
     people: dict[str, Participant] = {}
+    bystanders: set[str] = set()
     for ent in doc.ents:
         if ent.label_ != "PERSON" or not ent.text[:1].isupper():
             continue
@@ -103,10 +132,15 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
                 person.status = status
             if status != "fired":
                 person.role = "victim"
+        elif is_bystander(ent):
+            bystanders.add(key)
         elif person.role == "other" and lemmas & SUSPECT_CUES and ent.root.head.lemma_ not in SPEECH_VERBS:
             person.role = "suspect"
         elif person.role == "other" and "victim" in lemmas and ent.root.head.lemma_ not in SPEECH_VERBS:
             person.role = "victim"
+    for key in bystanders:
+        if people[key].status == "unharmed":
+            people[key].role = "other"
     return [p for p in people.values() if len(p.full_name.split()) >= 2 or p.role != "other"]
 
 
@@ -144,6 +178,39 @@ def _patients(token) -> list:
     return []
 
 
+@dataclass(frozen=True)
+class CountStatement:
+    """A number of people a typed event mention says something happened to: the status ("killed",
+    "injured", "fired" or INJURED_EXPLICITLY), the count (None: a typed event without a number), the
+    sentence, the event's lemma and whether the sentence is about statistics."""
+
+    status: str
+    value: int | None
+    sentence: int
+    lemma: str
+    statistics: bool
+
+
+def count_statements(doc, events: Sequence[EventMention]) -> list[CountStatement]:
+    """Every count statement of the typed event mentions of a spaCy doc, one per status and patient
+    (one with value None when an event states no number)."""
+    statements = []
+    for event in events:
+        status = STATUS_OF_TYPE.get(event.event_type or "")
+        if status is None:
+            continue
+        token = doc[event.start]
+        statuses = [status]
+        if status == "injured" and token.lemma_.lower() in INJURY_LEMMAS and token.pos_ != "NOUN":
+            statuses.append(INJURED_EXPLICITLY)
+        statistics = bool(STATISTICS_CUES.search(token.sent.text.lower()))
+        values = [count_people(patient) for patient in _patients(token)]
+        for name in statuses:
+            for value in [v for v in values if v is not None] or [None]:
+                statements.append(CountStatement(name, value, event.sentence, token.lemma_.lower(), statistics))
+    return statements
+
+
 def stated_counts(doc, events: Sequence[EventMention], participants: Sequence[Participant],
                   lead_sentences: int = 6) -> Counts:
     """Killed, injured and fired counts: the largest number stated for each, at least the named people with
@@ -156,24 +223,13 @@ def stated_counts(doc, events: Sequence[EventMention], participants: Sequence[Pa
     best = {"killed": None, "injured": None, "fired": None, INJURED_EXPLICITLY: None}
     later = dict(best)
     seen_type = {status: False for status in best}
-    for event in events:
-        status = STATUS_OF_TYPE.get(event.event_type or "")
-        if status is None:
-            continue
-        token = doc[event.start]
-        statuses = [status]
-        if status == "injured" and token.lemma_.lower() in INJURY_LEMMAS and token.pos_ != "NOUN":
-            statuses.append(INJURED_EXPLICITLY)
-        target = best if event.sentence < lead_sentences else later
-        for name in statuses:
-            seen_type[name] = True
-        if STATISTICS_CUES.search(token.sent.text.lower()):
-            continue
-        for patient in _patients(token):
-            value = count_people(patient)
-            for name in statuses:
-                if value is not None and (target[name] is None or value > target[name]):
-                    target[name] = value
+    for statement in count_statements(doc, events):
+        seen_type[statement.status] = True
+        target = best if statement.sentence < lead_sentences else later
+        value = statement.value
+        if not statement.statistics and value is not None and (target[statement.status] is None
+                                                                or value > target[statement.status]):
+            target[statement.status] = value
     best = {status: value if value is not None else later[status] for status, value in best.items()}
     named = {status: sum(1 for p in participants if p.status == status) for status in best}
     result = {}

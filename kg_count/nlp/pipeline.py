@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from kg_count.io.conll import Document
 from kg_count.nlp.annotate import AnnotatedDocument, annotate
 from kg_count.nlp.events import find_event_mentions
-from kg_count.nlp.participants import find_participants, stated_counts
-from kg_count.nlp.places import find_place
+from kg_count.nlp.count_candidates import count_candidates, harm_words
+from kg_count.nlp.date_candidates import date_candidates
+from kg_count.nlp.followup import follow_up_features
+from kg_count.nlp.participants import Counts, count_statements, find_participants, stated_counts
+from kg_count.nlp.place_candidates import place_candidates
+from kg_count.nlp.ranker import Choice, DocumentCandidates, ExtractionModels, choose, shipped_models
 from kg_count.nlp.record import DocumentRecord, MentionRecord, PersonRecord
 from kg_count.nlp.times import find_time_mentions, incident_date
 from kg_count.task import EVENT_TYPES
@@ -31,31 +36,72 @@ def _event_types(mentions, counts) -> list[str]:
     return types
 
 
-def extract(annotated: AnnotatedDocument) -> DocumentRecord:
-    """Extract a DocumentRecord from one annotated document."""
+@dataclass
+class Analysis:
+    """What the pipeline found in one document before the models choose: events, times, people, the
+    rules' counts (fired is kept from them) and the candidates of every learned slot."""
+
+    annotated: AnnotatedDocument
+    events: list
+    times: list
+    people: list
+    counts: Counts
+    candidates: DocumentCandidates
+
+
+def analyse(annotated: AnnotatedDocument) -> Analysis:
+    """Find the events, times, people and candidate values of one annotated document."""
     document, doc = annotated.document, annotated.doc
     events = find_event_mentions(annotated)
     times = find_time_mentions(doc, document.dct)
     typed_sentences = {e.sentence for e in events if e.event_type}
-    date = incident_date(times, typed_sentences, document.dct)
+    event_types = {e.start: e.event_type for e in events if e.event_type}
+    rule_date = incident_date(times, typed_sentences, document.dct)
     body_start = sum(1 for p in annotated.positions if document.tokens[p].part == "TITLE")
-    place = find_place(doc, body_start)
     people = find_participants(doc, events)
     counts = stated_counts(doc, events, people)
+    statements = count_statements(doc, events)
+    named = {status: sum(1 for p in people if p.status == status) for status in ("killed", "injured")}
+    words = harm_words(doc, body_start)
+    title_sentences = sum(1 for sentence in doc.sents if sentence.start < body_start)
+    candidates = DocumentCandidates(
+        follow_up=follow_up_features(doc, body_start, times, document.dct),
+        dates=date_candidates(doc, times, typed_sentences, document.dct, body_start, rule_date, event_types),
+        places=place_candidates(doc, body_start, typed_sentences),
+        killed=count_candidates("killed", statements, named["killed"], counts.killed, 0, words, title_sentences),
+        injured=count_candidates("injured", statements, named["injured"], counts.injured, counts.killed, words,
+                                 title_sentences),
+        rule_date=rule_date)
+    return Analysis(annotated, events, times, people, counts, candidates)
+
+
+def record_of(analysis: Analysis, choice: Choice) -> DocumentRecord:
+    """The DocumentRecord of an analysed document with the values the models chose."""
+    annotated, events, counts = analysis.annotated, analysis.events, analysis.counts
+    document, place, date = annotated.document, choice.place, choice.date
+    chosen = Counts(choice.killed, choice.injured, counts.fired)
     return DocumentRecord(
         doc_id=document.doc_id, dct=document.dct, title=document.title,
-        event_types=_event_types(events, counts),
+        event_types=_event_types(events, chosen),
         event_mentions=[_mention(annotated, e.start, e.end, event_type=e.event_type, frame=e.frame,
                                  synset=e.synset) for e in events],
         incident_date=date.date, date_granularity=date.granularity, date_certainty=date.certainty,
-        time_mentions=[_mention(annotated, t.start, t.end) for t in times],
+        time_mentions=[_mention(annotated, t.start, t.end) for t in analysis.times],
         city=place.city if place else None, state=place.state if place else None,
         city_iri=place.city_iri if place else None, state_iri=place.state_iri if place else None,
         place_evidence=place.evidence if place else None,
-        killed=counts.killed, injured=counts.injured, fired=counts.fired,
+        killed=chosen.killed, injured=chosen.injured, fired=chosen.fired,
         participants=[PersonRecord(p.full_name, p.first_name, p.last_name, p.age, p.role, p.status,
-                                   [_mention(annotated, s, e) for s, e in p.mentions]) for p in people],
+                                   [_mention(annotated, s, e) for s, e in p.mentions]) for p in analysis.people],
+        follow_up=round(choice.follow_up, 3),
     )
+
+
+def extract(annotated: AnnotatedDocument, models: ExtractionModels | None = None) -> DocumentRecord:
+    """Extract a DocumentRecord from one annotated document, the learned ``models`` (the shipped ones
+    unless given) choosing its incident date, place and killed and injured counts."""
+    analysis = analyse(annotated)
+    return record_of(analysis, choose(models or shipped_models(), analysis.candidates))
 
 
 def process(documents: Iterable[Document], batch_size: int | None = None) -> Iterator[DocumentRecord]:

@@ -33,9 +33,25 @@ class Place:
 
 
 
+@lru_cache(maxsize=1)
+def _state_first_words() -> frozenset[str]:
+    """The first words (lower case) of every way a state can be written: a word not among them starts none."""
+    g = gazetteer()
+    written = [*g.ap_abbreviations, *g.state_by_name, *g.state_names]
+    return frozenset(text.split()[0].lower() for text in written if text.split())
+
+
+@lru_cache(maxsize=1)
+def _place_first_words() -> frozenset[str]:
+    """The first words (lower case) of every place the gazetteer knows."""
+    return frozenset(name.split()[0] for name in gazetteer().places if name.split())
+
+
 def _state_at(words: list[str], i: int) -> tuple[str | None, int]:
     """A state written at words[i:] (one to three words); returns (postal code, words used)."""
     g = gazetteer()
+    if i >= len(words) or words[i].lower() not in _state_first_words():
+        return None, 0
     for length in (3, 2, 1):
         if i + length <= len(words):
             code = g.state_code(" ".join(words[i:i + length]))
@@ -99,9 +115,9 @@ def dateline(words: list[str]) -> Place | None:
     return None
 
 
-def city_state_pairs(words: list[str]) -> list[tuple[str, str]]:
-    """Every "City , State" phrase of the text whose city is a place in that state."""
-    pairs = []
+def city_state_mentions(words: list[str]) -> list[tuple[str, str, int]]:
+    """Every "City , State" phrase of the text whose city is a place in that state: (city, state, comma index)."""
+    found = []
     for comma, word in enumerate(words):
         if word != "," or comma == 0:
             continue
@@ -109,24 +125,35 @@ def city_state_pairs(words: list[str]) -> list[tuple[str, str]]:
         if state:
             city = _city_before(words, comma, state)
             if city:
-                pairs.append((city, state))
-    return pairs
+                found.append((city, state, comma))
+    return found
 
 
-def state_votes(words: list[str]) -> Counter:
-    """How often each state is named: full names and AP abbreviations (postal codes only after a comma)."""
+def city_state_pairs(words: list[str]) -> list[tuple[str, str]]:
+    """Every "City , State" phrase of the text whose city is a place in that state."""
+    return [(city, state) for city, state, _ in city_state_mentions(words)]
+
+
+def state_mentions(words: list[str]) -> list[tuple[str, int]]:
+    """Each state the text names and where: full names and AP abbreviations (postal codes only after a
+    comma), as (postal code, word index)."""
     g = gazetteer()
-    votes: Counter = Counter()
+    found = []
     i = 0
     while i < len(words):
         code, used = _state_at(words, i)
         if code and (used > 1 or words[i] in g.ap_abbreviations or words[i].lower() in g.state_by_name
                      or (i and words[i - 1] == ",")):
-            votes[code] += 1
+            found.append((code, i))
             i += used
         else:
             i += 1
-    return votes
+    return found
+
+
+def state_votes(words: list[str]) -> Counter:
+    """How often each state is named (``state_mentions``)."""
+    return Counter(code for code, _ in state_mentions(words))
 
 
 
@@ -136,9 +163,12 @@ INCIDENT_NOUNS = {"shooting", "shootings", "fire", "blaze", "homicide", "murder"
                   "boy", "girl", "home", "house", "family", "officer", "officers", "crash", "stabbing"}
 
 
-def _known(name: str) -> bool:
+def known_place(name: str) -> bool:
+    """Whether the gazetteer knows ``name`` as a place that is not a state."""
     g = gazetteer()
-    return bool(name) and g.state_code(name) is None and bool(g.states_of(name))
+    words = name.lower().split()
+    return bool(words) and words[0] in _place_first_words() and g.state_code(name) is None \
+        and bool(g.states_of(name))
 
 
 @lru_cache(maxsize=None)
@@ -156,12 +186,12 @@ def place_names(doc) -> list[tuple[str, int]]:
     (one-word ones only when WordNet does not know them as common words: "Brush fire" is no place)."""
     found = []
     for ent in doc.ents:
-        if ent.label_ in ("GPE", "LOC", "FAC") and _known(ent.text):
+        if ent.label_ in ("GPE", "LOC", "FAC") and known_place(ent.text):
             found.append((ent.text, ent.start))
         elif ent.label_ == "ORG":
             words = ent.text.split()
             cut = next((i for i, w in enumerate(words) if w.lower() in AGENCY_WORDS), None)
-            if cut and _known(" ".join(words[:cut])):
+            if cut and known_place(" ".join(words[:cut])):
                 found.append((" ".join(words[:cut]), ent.start))
     tokens = list(doc)
     for i, token in enumerate(tokens):
@@ -174,21 +204,23 @@ def place_names(doc) -> list[tuple[str, int]]:
             before = tokens[i - 1].lower_ if i else ""
             after = tokens[i + length].lower_ if i + length < len(tokens) else ""
             name = " ".join(t.text for t in span)
-            if (before in PLACE_PREPOSITIONS or after in INCIDENT_NOUNS) and _known(name) \
+            if (before in PLACE_PREPOSITIONS or after in INCIDENT_NOUNS) and known_place(name) \
                     and not (length == 1 and is_common_word(name)):
                 found.append((name, i))
                 break
     return found
 
 
-def find_place(doc, body_start: int) -> Place | None:
-    """Choose the incident's place in an annotated spaCy doc; ``body_start`` is the first body token.
+def find_place(doc, body_start: int, votes: Counter | None = None,
+               names: list[tuple[str, int]] | None = None) -> Place | None:
+    """Choose the incident's place in an annotated spaCy doc; ``body_start`` is the first body token;
+    ``votes`` (``state_votes``) and ``names`` (``place_names``) are computed when not given.
 
     Order of evidence: a dateline, "City , State" phrases, then place names of the title and text
     (title ones weigh more, towns before counties) with the state the text names.
     """
     words = [t.text for t in doc]
-    votes = state_votes(words)
+    votes = state_votes(words) if votes is None else votes
     found = dateline(words[body_start:body_start + 40])
     if found and found.city and found.state:
         return found
@@ -201,7 +233,7 @@ def find_place(doc, body_start: int) -> Place | None:
         (city, state), _ = max(pairs.items(), key=lambda item: (not is_county(item[0][0]), item[1]))
         return Place(city, state, "city, state")
     candidates: Counter = Counter()
-    for name, start in place_names(doc):
+    for name, start in place_names(doc) if names is None else names:
         candidates[name.title() if name.isupper() else name] += 3 if start < body_start else 1
     ranked = sorted(candidates.items(), key=lambda item: (is_county(item[0]), -item[1]))
     for city, _ in ranked:

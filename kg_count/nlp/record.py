@@ -52,6 +52,7 @@ class DocumentRecord:
     injured: int
     fired: int
     participants: list[PersonRecord]
+    follow_up: float = 0.0  # the probability that the document reports a later event about the incident
 
     def summary(self) -> dict:
         """The readable face of the record (one line of ``kg-count extract``)."""
@@ -61,7 +62,7 @@ class DocumentRecord:
             "date_granularity": self.date_granularity, "date_certainty": self.date_certainty,
             "city": self.city, "state": self.state, "city_iri": self.city_iri, "state_iri": self.state_iri,
             "place_evidence": self.place_evidence,
-            "killed": self.killed, "injured": self.injured, "fired": self.fired,
+            "killed": self.killed, "injured": self.injured, "fired": self.fired, "follow_up": self.follow_up,
             "participants": [{"name": p.full_name, "age": p.age, "role": p.role, "status": p.status}
                              for p in self.participants],
         }

@@ -1,7 +1,8 @@
 """The pipeline version: a hash of everything that decides what a document's record says.
 
 It covers the [extraction] settings, the source of the extraction modules, the lexicon and
-gazetteer files they read, the task's synsets and the installed spaCy model's name and version.
+gazetteer files they read, the learned extraction models (kg_count/nlp/models/extraction.json),
+the task's synsets and the installed spaCy model's name and version.
 The record cache keys and each document graph's content hash include it, so a change to any of
 these re-extracts the documents, and nothing else does.
 """
@@ -13,13 +14,14 @@ from functools import lru_cache
 from importlib.resources import files
 
 from kg_count import geography, task
-from kg_count.nlp import annotate, events, lexicon, model, numbers, participants, pipeline, places, record, times
+from kg_count.nlp import (annotate, count_candidates, date_candidates, events, features, followup, lexicon, model,
+                          numbers, participants, pipeline, place_candidates, places, ranker, record, times)
 from kg_count.settings import ExtractionSettings, settings, stage_fingerprint
 
 EXTRACTION_MODULES = (annotate, events, lexicon, model, numbers, participants, pipeline, places, record, times,
-                      geography, task)
+                      features, date_candidates, place_candidates, count_candidates, followup, ranker, geography, task)
 DATA_FILES = (("kg_count.ontology", "frames.ttl"), ("kg_count.resources", "ap_states.tsv"),
-              ("kg_count.resources", "dbpedia_bare_cities.txt"))
+              ("kg_count.resources", "dbpedia_bare_cities.txt"), ranker.MODEL_FILE)
 VERSION_LENGTH = 16
 
 

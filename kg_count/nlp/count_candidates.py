@@ -1,0 +1,91 @@
+"""Candidate killed and injured counts of a document: every number its typed event mentions state for
+that status, zero, one, the named people with that status and the rule's count, with features of
+where and how often each is stated."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+from kg_count.nlp.features import Candidate, bucket, merge
+from kg_count.nlp.participants import INJURED_EXPLICITLY, CountStatement
+
+LEAD_SENTENCES = 6
+SHOOT_LEMMAS = {"shoot", "shot"}
+HARM_WORDS = {"kill", "dead", "die", "death", "murder", "homicide", "fatal", "fatally", "slay", "wound", "injure",
+              "hurt", "shoot", "shooting", "shot", "suicide", "critical", "hospitalize", "injury", "victim", "body",
+              "double", "triple", "mass", "accidental", "accidentally", "graze", "stable", "survive"}
+
+
+def _statement_features(statement: CountStatement, title_sentences: int) -> set[str]:
+    if statement.sentence < title_sentences:
+        where = "title"
+    else:
+        where = "lead" if statement.sentence < LEAD_SENTENCES else "later"
+    features = {f"stated:{where}", f"lemma:{statement.lemma}"}
+    if statement.statistics:
+        features.add("statistics")
+    if statement.status == INJURED_EXPLICITLY:
+        features.add("explicit")
+    return features
+
+
+def harm_words(doc, body_start: int, lead_sentences: int = 2) -> set[str]:
+    """``title:LEMMA`` and ``lead:LEMMA`` for the words of harm (killed, wounded, shot, ...) in a spaCy
+    doc's title (tokens before ``body_start``) and its first ``lead_sentences`` body sentences."""
+    found = {f"title:{t.lemma_.lower()}" for t in doc[:body_start] if t.lemma_.lower() in HARM_WORDS}
+    for n, sentence in enumerate(doc[body_start:].sents if body_start < len(doc) else []):
+        if n >= lead_sentences:
+            break
+        found |= {f"lead:{t.lemma_.lower()}" for t in sentence if t.lemma_.lower() in HARM_WORDS}
+    return found
+
+
+def count_candidates(status: str, statements: Sequence[CountStatement], named: int, rule: int,
+                     other_count: int, words: set[str] = frozenset(), title_sentences: int = 1) -> list[Candidate]:
+    """Candidates for the ``status`` count ("killed" or "injured") from the document's count
+    ``statements``; ``named`` is how many named people have that status, ``rule`` the hand-written
+    rule's count and ``other_count`` the rule's count of the other status (killed for injured): a
+    stated number less it is a candidate too ("five were shot, one fatally": four injured), and so are the
+    numbers of people shot whatever the status the event was typed with, and those less it. ``words``
+    (``harm_words``) are features of every candidate; the first ``title_sentences`` sentences are the title."""
+    own = [s for s in statements if s.status == status or (status == "injured" and s.status == INJURED_EXPLICITLY)]
+    numbers = [s.value for s in own if s.value is not None and not s.statistics]
+    mentions = Counter(s.sentence for s in own)
+    candidates: dict = {}
+    for statement in own:
+        if statement.value is not None:
+            merge(candidates, statement.value, _statement_features(statement, title_sentences))
+    for value, source in ((0, "zero"), (1, "one"), (named, "named"), (rule, "rule")):
+        merge(candidates, value, {source})
+    for number in set(numbers):
+        if number > other_count > 0:
+            merge(candidates, number - other_count, {"minus_other"})
+    shot = {s.value for s in statements if s.lemma in SHOOT_LEMMAS and s.value is not None and not s.statistics}
+    for number in shot:
+        merge(candidates, number, {"shot_total"})
+        if number > other_count > 0:
+            merge(candidates, number - other_count, {"shot_minus_other"})
+    others = [s.value for s in statements if s.status not in (status, INJURED_EXPLICITLY) and s.value is not None]
+    counted = Counter(numbers)
+    context = {f"mentions:{bucket(len(own), (0, 1, 2, 4))}", f"sentences:{bucket(len(mentions), (0, 1, 3))}",
+               f"other:{bucket(other_count, (0, 1))}", f"other_stated:{bucket(len(others), (0, 1))}"}
+    for candidate in candidates.values():
+        candidate.features |= words
+    for value, candidate in candidates.items():
+        features = candidate.features
+        features.add(f"value:{bucket(value, (0, 1, 2, 3, 5))}")
+        features |= {f"{c}&{f}" for c in context for f in ("zero", "one") if f in features}
+        if counted[value]:
+            features.add(f"times:{bucket(counted[value], (1, 2))}")
+        if numbers and value == max(numbers):
+            features.add("max_stated")
+        if numbers and value == min(numbers) and len(set(numbers)) > 1:
+            features.add("min_stated")
+        if value < named:
+            features.add("below_named")
+        if not numbers:
+            features.add("none_stated")
+        if value in others:
+            features.add("stated_for_other")
+    return list(candidates.values())

@@ -1,0 +1,206 @@
+"""Candidate states and cities of a document: every state named or implied by a place, every place name
+of the dateline, of "City , State" phrases and of the text, with features of where they stand."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from kg_count.geography import gazetteer, is_county, resolve_state
+from kg_count.nlp.features import Candidate, bucket, count_features, merge
+from kg_count.nlp.places import (AGENCY_WORDS, INCIDENT_NOUNS, PLACE_PREPOSITIONS, Place, city_state_mentions, dateline,
+                                  find_place, is_common_word, known_place, place_names, state_mentions)
+
+SENTENCE_BOUNDS = (0, 1, 2, 4, 8)
+DATELINE_WORDS = 40
+DATELINE_SENTENCES = 15  # a dateline may open any of the first body sentences (after page furniture)
+DATELINE_SENTENCE_WORDS = 12
+ABBREVIATIONS = {"Twp": "Township", "Twp.": "Township", "Ft.": "Fort", "Mt.": "Mount"}
+CITY_SOURCES = {"dateline", "pair", "place", "loose", "rule"}
+
+
+@dataclass
+class PlaceCandidates:
+    """The state candidates (values: postal codes) and city candidates (values: names) of a document, and
+    the place the hand-written rules choose."""
+
+    states: list[Candidate]
+    cities: list[Candidate]
+    rule: Place | None
+
+
+def _sentence_numbers(doc) -> list[int]:
+    numbers = []
+    for n, sentence in enumerate(doc.sents):
+        numbers.extend([n] * len(sentence))
+    return numbers
+
+
+def _city_name(name: str) -> str:
+    """A place name as candidates are kept: title case when written in capitals, abbreviations spelled out."""
+    words = (name.title() if name.isupper() else name).split()
+    return " ".join(ABBREVIATIONS.get(w, w) for w in words)
+
+
+def _where(prefix: str, index: int, body_start: int, sentence: list[int], event_sentences: set[int] = frozenset()
+           ) -> set[str]:
+    """Where a mention at token ``index`` stands: the title or a sentence bucket, and whether its sentence
+    mentions a typed event."""
+    where = "title" if index < body_start else f"sentence{bucket(sentence[index], SENTENCE_BOUNDS)}"
+    found = {f"{prefix}:{where}"}
+    if sentence[index] in event_sentences:
+        found.add(f"{prefix}:event_sentence")
+    return found
+
+
+def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset()) -> PlaceCandidates:
+    """The candidates of a spaCy doc whose body starts at token ``body_start``, with the place the
+    hand-written order of evidence chooses (kg_count.nlp.places.find_place) as ``rule``, a feature of
+    its values.
+    Datelines are looked for at the start of the body and of each of its first DATELINE_SENTENCES
+    sentences. A state's features say how many of the candidate cities the gazetteer has in it; a city's whether
+    it is named in a sentence of ``event_sentences`` (those that mention a typed event)."""
+    words = [t.text for t in doc]
+    sentence = _sentence_numbers(doc)
+    states: dict = {}
+    cities: dict = {}
+    mentioned = state_mentions(words)
+    votes = Counter(code for code, _ in mentioned)
+    names = place_names(doc)
+    rule = find_place(doc, body_start, votes, names)
+    for code, index in mentioned:
+        merge(states, code, _where("named", index, body_start, sentence))
+    if mentioned:
+        merge(states, mentioned[0][0], {"first_named"})
+        top = max(votes.values())
+        for code, number in votes.items():
+            merge(states, code, count_features("named", number) | ({"most_named"} if number == top else set()))
+    found = dateline(words[body_start:body_start + DATELINE_WORDS])
+    if found and found.city:
+        merge(cities, _city_name(found.city), {"dateline", "dateline_state" if found.state else "dateline_bare"})
+        if found.state:
+            merge(states, found.state, {"dateline_state"})
+        else:
+            resolved = resolve_state(found.city, votes)
+            if resolved:
+                merge(states, resolved, {"dateline_city_state"})
+    for n, start in enumerate(s.start for s in doc[body_start:].sents if body_start < len(doc)):
+        if n >= DATELINE_SENTENCES:
+            break
+        late = dateline(words[start:start + DATELINE_SENTENCE_WORDS])
+        if late and late.city:
+            where = {"sentence_dateline", f"sentence_dateline:{bucket(n, (0, 2, 5))}"}
+            merge(cities, _city_name(late.city), where)
+            resolved = late.state or resolve_state(late.city, votes)
+            if resolved:
+                merge(states, resolved, where)
+    pairs = city_state_mentions(words)
+    pair_counts = Counter((city, state) for city, state, _ in pairs)
+    for city, state, index in pairs:
+        merge(cities, _city_name(city), {"pair"} | _where("pair", index, body_start, sentence))
+        merge(states, state, {"pair"} | _where("pair", index, body_start, sentence))
+    for (city, state), number in pair_counts.items():
+        merge(cities, _city_name(city), count_features("pair", number))
+    named = Counter()
+    for name, start in names:
+        city = _city_name(name)
+        named[city] += 1
+        merge(cities, city, {"place"} | _where("place", start, body_start, sentence, event_sentences))
+        resolved = resolve_state(city, votes)
+        if resolved:
+            merge(states, resolved, {"place_state"} | _where("place_state", start, body_start, sentence))
+    for city, number in named.items():
+        merge(cities, city, count_features("place", number))
+    loose = Counter()
+    for name, start, features in loose_place_mentions(doc):
+        city = _city_name(name)
+        loose[city] += 1
+        merge(cities, city, features | _where("loose", start, body_start, sentence, event_sentences))
+    for city, number in loose.items():
+        merge(cities, city, count_features("loose", number))
+    for city, candidate in cities.items():
+        for code, features in city_state_candidates(city):
+            merge(states, code, features | {f"{f}&{rank}" for f in candidate.features if f in CITY_SOURCES
+                                            for rank in features})
+    agreeing = Counter(code for city in cities for code in gazetteer().states_of(city))
+    for code, candidate in states.items():
+        candidate.features.add(f"cities_here:{bucket(agreeing[code], (0, 1, 2, 3))}")
+    if rule is not None:
+        if rule.state:
+            merge(states, rule.state, {"rule"})
+        if rule.city:
+            merge(cities, _city_name(rule.city), {"rule"})
+    for city, candidate in cities.items():
+        if is_county(city):
+            candidate.features.add("county")
+    return PlaceCandidates(list(states.values()), list(cities.values()), rule)
+
+
+def loose_place_mentions(doc) -> list[tuple[str, int, set[str]]]:
+    """Capitalised runs of one to three words that the gazetteer knows as a place (not a state, not part of
+    a person's name, one-word ones not a common English word), with features of their context."""
+    found = []
+    tokens = list(doc)
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if not token.text[:1].isupper() or token.ent_type_ == "PERSON":
+            i += 1
+            continue
+        for length in (3, 2, 1):
+            span = tokens[i:i + length]
+            if len(span) < length or not all(t.text[:1].isupper() and t.ent_type_ != "PERSON" for t in span):
+                continue
+            name = " ".join(t.text for t in span)
+            if not known_place(name) or (length == 1 and is_common_word(name)):
+                continue
+            after = tokens[i + length].lower_ if i + length < len(tokens) else ""
+            before = tokens[i - 1].lower_ if i else ""
+            features = {"loose", f"loose_ent:{span[0].ent_type_ or 'none'}", f"loose_words:{length}"}
+            if before in PLACE_PREPOSITIONS:
+                features.add(f"loose_after:{before}")
+            if after in INCIDENT_NOUNS or after in AGENCY_WORDS:
+                features.add("loose_before_noun")
+            if after == ",":
+                features.add("loose_comma")
+            found.append((name, i, features))
+            i += length - 1
+            break
+        i += 1
+    return found
+
+
+def city_state_candidates(city: str) -> list[tuple[str, set[str]]]:
+    """The states a city name may be in, with features: the only one, or the most populous one, or one of
+    few; nothing for names of more than three states but the most populous."""
+    g = gazetteer()
+    states = sorted(g.states_of(city))
+    if not states:
+        return []
+    populations = {s: g.population.get((city.lower(), s), 0) for s in states}
+    top = max(states, key=lambda s: populations[s])
+    found = []
+    for code in states:
+        if len(states) == 1:
+            found.append((code, {"city_state:only"}))
+        elif code == top and populations[top] > 0:
+            found.append((code, {"city_state:most_populous"}))
+        elif len(states) <= 3:
+            found.append((code, {"city_state:few"}))
+    return found
+
+
+def city_in_state_features(city: str, state: str | None) -> set[str]:
+    """Features of a city candidate given the chosen state: whether the gazetteer has it there, in how
+    many states it has it, and its population bucket there."""
+    g = gazetteer()
+    states = g.states_of(city)
+    features = {f"states:{bucket(len(states), (0, 1, 3, 10))}"}
+    if state is None:
+        return features | {"no_state"}
+    if state in states:
+        population = g.population.get((city.lower(), state), 0)
+        features |= {"in_state", f"population:{bucket(population, (0, 10000, 100000, 1000000))}"}
+    else:
+        features.add("not_in_state")
+    return features

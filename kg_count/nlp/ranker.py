@@ -1,0 +1,184 @@
+"""The learned extraction models and how they choose a document's incident date, place and counts.
+
+``kg_count/nlp/models/extraction.json`` holds one logistic model (kg_count.learning.linear_model) per
+slot: ``follow_up`` scores whether the document reports a later event (arrest, trial, funeral, ...),
+``date``, ``state``, ``city``, ``killed`` and ``injured`` score each candidate value of a document
+(kg_count.nlp.*_candidates) as the incident's; the best-scored candidate is kept. The follow-up
+probability is a feature of the date candidates, so a follow-up's own date is not taken for the
+incident's. ``scripts/train_extraction_model.py`` retrains the file from gva-train.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Callable, Sequence
+
+from kg_count.errors import SetupError
+from kg_count.geography import gazetteer
+from kg_count.learning.linear_model import LinearModel
+from kg_count.nlp.features import Candidate
+from kg_count.nlp.place_candidates import PlaceCandidates, city_in_state_features
+from kg_count.nlp.places import Place
+from kg_count.nlp.times import IncidentDate
+from kg_count.settings import ExtractionSettings, settings
+
+logger = logging.getLogger(__name__)
+
+SLOTS = ("follow_up", "date", "state", "city", "killed", "injured")
+MODEL_FILE = ("kg_count.nlp.models", "extraction.json")
+COUNT_ANCHOR = "value:"
+RETRAIN = "scripts/train_extraction_model.py"
+TRAINED_WITH = ("ranker_l2", "follow_up_days", "dct_candidate_days")  # the [extraction] settings a model depends on
+CROSSED = ("before_dct", "dct-", "earliest", "latest", "rule", "kind:", "unstated", "first_stated", "in_title",
+           "coarse")
+
+
+@dataclass
+class DocumentCandidates:
+    """Everything the models choose from for one document: follow-up features, candidate dates, places
+    and counts, and the rule's date (kept when the text states no day)."""
+
+    follow_up: set[str]
+    dates: list[Candidate]
+    places: PlaceCandidates
+    killed: list[Candidate]
+    injured: list[Candidate]
+    rule_date: IncidentDate
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the models chose for a document."""
+
+    date: IncidentDate
+    place: Place | None
+    killed: int
+    injured: int
+    follow_up: float
+
+
+@dataclass(frozen=True)
+class ExtractionModels:
+    """One LinearModel per slot of SLOTS, and the settings they were trained with."""
+
+    models: dict[str, LinearModel]
+    trained_with: dict
+
+    def to_json(self) -> dict:
+        return {"models": {slot: self.models[slot].to_json() for slot in SLOTS}, "trained_with": self.trained_with}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "ExtractionModels":
+        return cls({slot: LinearModel.from_json(data["models"][slot]) for slot in SLOTS}, dict(data["trained_with"]))
+
+
+def read_models(text: str, source: str) -> ExtractionModels:
+    """Parse a model file's text; SetupError naming ``source`` when it is broken."""
+    try:
+        return ExtractionModels.from_json(json.loads(text))
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise SetupError(f"{source}: cannot read the extraction models ({error}); retrain with {RETRAIN}") from None
+
+
+def shipped_models() -> ExtractionModels:
+    """The models shipped with the package (read once); a warning is logged when they were trained with
+    other [extraction] settings (TRAINED_WITH) than those in force."""
+    models = _read_shipped()
+    _warn_when_trained_otherwise(settings().extraction)
+    return models
+
+
+@lru_cache(maxsize=1)
+def _read_shipped() -> ExtractionModels:
+    package, name = MODEL_FILE
+    try:
+        text = files(package).joinpath(name).read_text(encoding="utf-8")
+    except (OSError, ModuleNotFoundError) as error:
+        raise SetupError(f"{package}/{name}: missing ({error}); retrain with {RETRAIN}") from None
+    return read_models(text, f"{package}/{name}")
+
+
+@lru_cache(maxsize=8)
+def _warn_when_trained_otherwise(extraction: ExtractionSettings) -> None:
+    trained_with = _read_shipped().trained_with
+    differing = sorted(key for key in TRAINED_WITH if trained_with.get(key) != getattr(extraction, key))
+    if differing:
+        logger.warning("the extraction models were trained with other [extraction] %s; retrain them with %s",
+                       ", ".join(differing), RETRAIN)
+
+
+def save_models(models: ExtractionModels, path: Path) -> None:
+    """Write the models as JSON, atomically."""
+    from kg_count.io.atomic import atomic_writer
+
+    with atomic_writer(path) as handle:
+        json.dump(models.to_json(), handle, indent=0, sort_keys=True)
+
+
+def follow_up_band(probability: float) -> str:
+    """The band of a follow-up probability that date candidates are crossed with."""
+    return "fu:high" if probability >= 0.6 else "fu:mid" if probability >= 0.3 else "fu:low"
+
+
+def count_features(candidate: Candidate) -> set[str]:
+    """A count candidate's features, each also paired with its value's bucket."""
+    return with_pairs(candidate.features, COUNT_ANCHOR)
+
+
+def date_features(candidate: Candidate, follow_up: float) -> set[str]:
+    """A date candidate's features with the follow-up band crossed with those about its position."""
+    band = follow_up_band(follow_up)
+    crossed = {f"{band}&{f}" for f in candidate.features if f.startswith(CROSSED)}
+    return candidate.features | crossed | {band}
+
+
+def with_pairs(features: set[str], anchor: str) -> set[str]:
+    """``features`` and each feature starting with ``anchor`` paired with every other one, so that a linear
+    model can weigh a feature differently by the anchor's value (a count stated in the title, say)."""
+    anchors = [f for f in features if f.startswith(anchor)]
+    return features | {f"{a}&{f}" for a in anchors for f in features if not f.startswith(anchor)}
+
+
+def best(model: LinearModel, candidates: Sequence[Candidate],
+         features: Callable[[Candidate], set[str]] = lambda c: c.features) -> Candidate | None:
+    """The candidate ``model`` scores highest (the first on ties); None when there are none."""
+    scored = [(model.logit(features(c)), -n, c) for n, c in enumerate(candidates)]
+    return max(scored, key=lambda item: item[:2])[2] if scored else None
+
+
+def _evidence(city: Candidate | None) -> str:
+    """How the chosen place was found, in the words of the record's ``place_evidence``."""
+    if city is None:
+        return "named state"
+    if city.features & {"dateline", "sentence_dateline"}:
+        return "dateline"
+    return "city, state" if "pair" in city.features else "named place"
+
+
+def choose(models: ExtractionModels, candidates: DocumentCandidates) -> Choice:
+    """Choose a document's incident date, place and counts from its candidates."""
+    m = models.models
+    follow_up = m["follow_up"].probability(candidates.follow_up)
+    chosen = best(m["date"], candidates.dates, lambda c: date_features(c, follow_up))
+    if "stated" in chosen.features:
+        date = IncidentDate(chosen.value, "day", "text")
+    elif "coarse" in chosen.features:
+        date = candidates.rule_date
+    else:
+        date = IncidentDate(chosen.value, "day", "dct")
+    state = best(m["state"], candidates.places.states)
+    state_code = state.value if state else None
+    city = best(m["city"], candidates.places.cities, lambda c: c.features | city_in_state_features(c.value, state_code))
+    place = None
+    if city is not None and state_code is not None and state_code not in gazetteer().states_of(city.value):
+        city = None
+    if state_code:
+        place = Place(city.value if city else None, state_code, _evidence(city))
+    killed = best(m["killed"], candidates.killed, count_features)
+    injured = best(m["injured"], candidates.injured, count_features)
+    return Choice(date, place, killed.value if killed else 0, injured.value if injured else 0, follow_up)

@@ -1,0 +1,78 @@
+"""Candidate values and their features on small hand-made documents (no model involved)."""
+
+import datetime as dt
+
+from kg_count.nlp.count_candidates import count_candidates, harm_words
+from kg_count.nlp.date_candidates import date_candidates
+from kg_count.nlp.events import find_event_mentions
+from kg_count.nlp.features import bucket
+from kg_count.nlp.followup import follow_up_features
+from kg_count.nlp.participants import count_statements
+from kg_count.nlp.place_candidates import city_in_state_features, place_candidates
+from kg_count.nlp.times import find_time_mentions, incident_date
+from tests.nlp_helpers import annotated
+
+DCT = dt.date(2017, 1, 25)  # a Wednesday
+
+
+def body_start(doc) -> int:
+    return sum(1 for p in doc.positions if doc.document.tokens[p].part == "TITLE")
+
+
+def test_date_candidates_are_stated_days_and_the_days_before_the_dct():
+    doc = annotated("A man was shot Monday night on Main Street . | He will appear in court on Jan. 30 .",
+                    title="Man shot")
+    times = find_time_mentions(doc.doc, DCT)
+    typed = [e for e in find_event_mentions(doc) if e.event_type]
+    events = {e.sentence for e in typed}
+    rule = incident_date(times, events, DCT)
+    candidates = {c.value: c.features for c in date_candidates(doc.doc, times, events, DCT, body_start(doc), rule,
+                                                               {e.start: e.event_type for e in typed})}
+    # the DCT and three days before it; "Jan. 30" resolves to the last one before the DCT
+    assert set(candidates) == {dt.date(2017, 1, 23), DCT, dt.date(2017, 1, 24), dt.date(2017, 1, 22),
+                               dt.date(2016, 1, 30)}
+    monday = candidates[dt.date(2017, 1, 23)]
+    assert {"stated", "event_sentence", "kind:weekday", "latest", "rule", "first_stated", "dct-2",
+            "governor:injuring"} <= monday
+    assert {"unstated", "dct-0", "before_dct:<=0"} <= candidates[DCT]
+
+
+def test_place_candidates_keep_the_dateline_and_later_cities():
+    doc = annotated("SPRINGFIELD , Ill. — A man was shot dead Friday night . | "
+                    "His family drove from Peoria , Ill. , to the hospital .", title="Man shot dead")
+    places = place_candidates(doc.doc, body_start(doc), {1})
+    cities = {c.value: c.features for c in places.cities}
+    states = {c.value: c.features for c in places.states}
+    assert {"Springfield", "Peoria"} <= set(cities)
+    assert "dateline" in cities["Springfield"] and "dateline" not in cities["Peoria"]
+    assert {"pair", "loose_after:from"} <= cities["Peoria"]
+    assert {"dateline_state", "pair", "most_named", "cities_here:<=2", "rule"} <= states["IL"]
+    assert "city_state:most_populous" in states["MO"]  # the most populous Springfield
+    assert (places.rule.city, places.rule.state, places.rule.evidence) == ("Springfield", "IL", "dateline")
+    assert "in_state" in city_in_state_features("Peoria", "IL")
+    assert "not_in_state" in city_in_state_features("Peoria", "ME")
+
+
+def test_count_candidates_include_stated_numbers_and_shot_less_killed():
+    doc = annotated("Four people were shot , and one of them died , police said . | "
+                    "Two men were killed and three others were wounded on Friday .", title="Shooting")
+    events = find_event_mentions(doc)
+    statements = count_statements(doc.doc, events)
+    killed = {c.value: c.features for c in count_candidates("killed", statements, 0, 2, 0)}
+    injured = {c.value: c.features for c in count_candidates("injured", statements, 0, 3, 2)}
+    assert {0, 1, 2} <= set(killed) and "stated:lead" in killed[2]
+    assert {"rule", "max_stated"} <= injured[3]
+    assert "zero" in injured[0] and "value:<=0" in injured[0]
+
+
+def test_harm_words_and_follow_up_features_read_title_and_lead():
+    doc = annotated("A man was sentenced Tuesday for the shooting death of his neighbor . | The trial lasted a week .",
+                    title="Man sentenced in fatal shooting")
+    start = body_start(doc)
+    assert {"title:shooting", "title:fatal", "lead:death"} <= harm_words(doc.doc, start)
+    features = follow_up_features(doc.doc, start, find_time_mentions(doc.doc, DCT), DCT)
+    assert {"title:sentence", "lead:sentence", "lead:shooting"} <= features
+
+
+def test_buckets():
+    assert [bucket(n, (0, 1, 3)) for n in (0, 1, 2, 3, 9)] == ["<=0", "<=1", "<=3", "<=3", ">3"]

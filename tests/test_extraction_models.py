@@ -1,0 +1,139 @@
+"""The learned extraction: the shipped models on small hand-made documents, the model file, and
+training and cross-validation on a hand-made gva-train folder."""
+
+import datetime as dt
+import json
+
+import pytest
+
+from kg_count.errors import SetupError
+from kg_count.graph.document_graph import document_graph
+from kg_count.graph.namespaces import KGC
+from kg_count.nlp.pipeline import extract
+from kg_count.nlp.ranker import TRAINED_WITH, read_models, shipped_models
+from kg_count.settings import settings
+from kg_count.training.extraction_model import cross_validate, fit, load_items
+from kg_count.training.gva import read_gold
+from tests.nlp_helpers import annotated
+
+DCT = "2017-01-25"  # a Wednesday
+
+
+def record(body: str, title: str = ""):
+    return extract(annotated(body, title, DCT))
+
+
+def test_a_trial_story_does_not_take_its_own_date_for_the_incident():
+    trial = record("A Memphis man was sentenced Tuesday to 20 years in prison for the shooting death of John Smith . | "
+                   "Smith , 24 , was shot and killed on Dec. 3 outside a bar on Main Street .",
+                   title="Man sentenced to 20 years in fatal shooting")
+    assert trial.incident_date == dt.date(2016, 12, 3)
+    assert trial.follow_up > 0.5
+
+
+def test_an_incident_report_is_not_a_follow_up_and_keeps_its_date():
+    report = record("A man was shot and killed Monday night outside a bar on Main Street , police said . | "
+                    "Officers found him on the sidewalk .", title="Man shot dead outside bar")
+    assert report.incident_date == dt.date(2017, 1, 23)
+    assert report.follow_up < 0.5
+
+
+def test_the_dateline_city_beats_a_city_named_later():
+    report = record("SPRINGFIELD , Ill. — A man was shot dead Friday night on the east side . | "
+                    "His family drove from Peoria , Ill. , to the hospital .", title="Man shot dead")
+    assert (report.city, report.state) == ("Springfield", "IL")
+    assert report.city_iri == "http://dbpedia.org/resource/Springfield,_Illinois"
+
+
+@pytest.mark.parametrize("body, killed, injured", [
+    ("Two men were killed and three others were wounded in a shooting on Friday .", 2, 3),
+    ("A woman was shot in the arm on Saturday , police said .", 0, 1),
+    ("A man was shot and killed Sunday night .", 1, 0),
+])
+def test_counts(body, killed, injured):
+    report = record(body)
+    assert (report.killed, report.injured) == (killed, injured)
+
+
+def test_the_follow_up_probability_is_in_the_document_graph():
+    report = record("A man was shot and killed Monday night .")
+    graph = document_graph(report)
+    values = [float(o) for o in graph.objects(None, KGC.followUpProbability)]
+    assert values == [pytest.approx(report.follow_up, abs=1e-3)]
+
+
+def test_the_shipped_models_say_how_they_were_trained():
+    trained_with = shipped_models().trained_with
+    assert trained_with["articles"] > 1000
+    extraction = settings().extraction
+    assert {key: trained_with[key] for key in TRAINED_WITH} == {key: getattr(extraction, key) for key in TRAINED_WITH}
+
+
+def test_a_broken_model_file_is_a_setup_error_naming_it():
+    with pytest.raises(SetupError, match="broken.json.*train_extraction_model"):
+        read_models("{not json", "broken.json")
+    with pytest.raises(SetupError, match="broken.json"):
+        read_models(json.dumps({"models": {}}), "broken.json")
+
+
+INCIDENTS = [
+    ("1", "March 4, 2016", "Ohio", "Dayton", 1, 0, "Dayton , Ohio — A man was shot and killed Friday night ."),
+    ("2", "June 11, 2016", "Texas", "Waco", 0, 2, "WACO , Texas — Two women were wounded in a shooting Saturday ."),
+    ("3", "May 2, 2016", "Iowa", "Ames", 2, 1,
+     "AMES , Iowa — Two men were killed and a third was wounded Monday in a shooting ."),
+    ("4", "April 5, 2016", "Utah", "Provo", 0, 1, "PROVO , Utah — A teen was shot in the leg on Tuesday ."),
+]
+
+
+@pytest.fixture(scope="module")
+def gva(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("gva")
+    incidents, articles = [], []
+    for incident_id, date, state, city, killed, injured, text in INCIDENTS:
+        incidents.append({"incident_uri": incident_id, "date": date, "state": state, "city_or_county": city,
+                          "num_killed": killed, "num_injured": injured, "participants": []})
+        day = dt.datetime.strptime(date, "%B %d, %Y").date()
+        for n in range(2):
+            articles.append({"incident_id": incident_id, "doc_id": f"a{incident_id}-{n}", "title": "Shooting",
+                             "dct": (day + dt.timedelta(days=1 + n)).isoformat(), "content": text})
+    (folder / "incidents.jsonl").write_text("".join(json.dumps(i) + "\n" for i in incidents))
+    (folder / "articles.jsonl").write_text("".join(json.dumps(a) + "\n" for a in articles))
+    return folder
+
+
+def test_training_on_a_gva_folder_learns_its_values(gva, tmp_path):
+    items = load_items(gva, tmp_path / "parses.spacy")
+    assert (tmp_path / "parses.spacy").exists()
+    assert [i.doc_id for i in load_items(gva, tmp_path / "parses.spacy")] == [i.doc_id for i in items]
+    models = fit(items, l2=0.1, follow_up_days=3)
+    from kg_count.nlp.ranker import choose
+
+    for item in items:
+        choice = choose(models, item.candidates)
+        assert (choice.date.date, choice.place.city, choice.killed, choice.injured) == \
+            (item.gold.date, item.gold.city, item.gold.killed, item.gold.injured)
+
+
+def test_cross_validation_keeps_each_incident_in_one_fold(gva):
+    items = load_items(gva)
+    result = cross_validate(items, l2=1.0, follow_up_days=3, folds=2)
+    assert result["articles"] == 8 and result["incidents"] == 4 and len(result["folds"]) == 2
+    assert set(result["learned"]) == {"state", "city", "day", "month", "killed", "injured"}
+
+
+def test_a_folder_without_the_records_is_an_input_error(tmp_path):
+    from kg_count.errors import InputError
+
+    with pytest.raises(InputError, match="not a gva-train folder"):
+        read_gold(tmp_path)
+
+
+def test_models_trained_with_other_settings_are_used_with_a_warning(monkeypatch, tmp_path, caplog):
+    from kg_count.settings import SETTINGS_ENV
+
+    path = tmp_path / "settings.toml"
+    path.write_text("[extraction]\nranker_l2 = 2.5\n")
+    monkeypatch.setenv(SETTINGS_ENV, str(path))
+    with caplog.at_level("WARNING", logger="kg_count"):
+        assert shipped_models().models["date"].weights
+    assert "trained with other [extraction] ranker_l2" in caplog.text
