@@ -7,9 +7,13 @@ from pathlib import Path
 from setuptools import find_namespace_packages, setup
 
 DATA_FOLDERS = {"kg_count.ontology": "ontology", "kg_count.queries": "queries"}
-PACKAGE_DATA = {"kg_count": ["default_settings.toml"], "kg_count.resources": ["lexnames", "*.tsv", "*.txt"],
-                "kg_count.qa.models": ["*"],
-                "kg_count.incidents.models": ["*"], "kg_count.nlp.models": ["*.json"]}
+PACKAGE_DATA = {
+    "kg_count": ["default_settings.toml"],
+    "kg_count.resources": ["lexnames", "*.tsv", "*.txt"],
+    "kg_count.qa.models": ["*"],
+    "kg_count.incidents.models": ["*"],
+    "kg_count.nlp.models": ["*.json"],
+}
 
 
 def data_packages() -> dict[str, str]:
@@ -21,6 +25,8 @@ def data_packages() -> dict[str, str]:
     return packages
 
 
-setup(packages=find_namespace_packages(include=["kg_count*"]) + list(data_packages()),
-      package_dir=data_packages(),
-      package_data={**PACKAGE_DATA, **{name: ["*.rq", "*.ttl"] for name in data_packages()}})
+setup(
+    packages=find_namespace_packages(include=["kg_count*"]) + list(data_packages()),
+    package_dir=data_packages(),
+    package_data={**PACKAGE_DATA, **{name: ["*.rq", "*.ttl"] for name in data_packages()}},
+)

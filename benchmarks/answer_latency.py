@@ -20,9 +20,13 @@ from kg_count.io.questions import read_questions
 
 def summary(values: list[float]) -> dict:
     ordered = sorted(values)
-    return {"questions": len(values), "mean_ms": round(1000 * statistics.mean(values), 1),
-            "median_ms": round(1000 * statistics.median(values), 1),
-            "p95_ms": round(1000 * ordered[int(0.95 * (len(ordered) - 1))], 1), "max_ms": round(1000 * ordered[-1], 1)}
+    return {
+        "questions": len(values),
+        "mean_ms": round(1000 * statistics.mean(values), 1),
+        "median_ms": round(1000 * statistics.median(values), 1),
+        "p95_ms": round(1000 * ordered[int(0.95 * (len(ordered) - 1))], 1),
+        "max_ms": round(1000 * ordered[-1], 1),
+    }
 
 
 def main() -> None:

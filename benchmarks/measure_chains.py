@@ -31,8 +31,11 @@ def main() -> None:
     doc_incident, _ = gold_from_task(args.task_dir)
     chain_of = {incident: n for n, incident in enumerate(sorted(set(doc_incident.values())), start=1)}
     system = {doc: chains for doc, chains in read_chains(args.system_conll).items() if doc in doc_incident}
-    gold = {doc: {chain_of[doc_incident[doc]]: sorted(m for ms in chains.values() for m in ms)}
-            for doc, chains in system.items() if chains}
+    gold = {
+        doc: {chain_of[doc_incident[doc]]: sorted(m for ms in chains.values() for m in ms)}
+        for doc, chains in system.items()
+        if chains
+    }
     scores = score_coreference(gold, {doc: chains for doc, chains in system.items() if chains}, cross_document=True)
     scores["documents"] = len(gold)
     scores["mentions"] = sum(len(ms) for chains in gold.values() for ms in chains.values())

@@ -55,8 +55,15 @@ def reliability(candidates, probabilities) -> list[dict]:
         for c in found:
             p = probabilities[id(c)]
             bins.setdefault(min(int(p * 10), 9), []).append((p, c.label))
-    return [{"bin": f"{b / 10:.1f}-{(b + 1) / 10:.1f}", "n": len(v), "mean_p": round(sum(p for p, _ in v) / len(v), 3),
-             "right": round(sum(y for _, y in v) / len(v), 3)} for b, v in sorted(bins.items())]
+    return [
+        {
+            "bin": f"{b / 10:.1f}-{(b + 1) / 10:.1f}",
+            "n": len(v),
+            "mean_p": round(sum(p for p, _ in v) / len(v), 3),
+            "right": round(sum(y for _, y in v) / len(v), 3),
+        }
+        for b, v in sorted(bins.items())
+    ]
 
 
 def table(rows: dict[str, dict], subtask: int) -> list[str]:
@@ -64,8 +71,10 @@ def table(rows: dict[str, dict], subtask: int) -> list[str]:
     for name, s in rows.items():
         acc = f"{s['accuracy']:.2f}" if "accuracy" in s else "–"
         rmse = f"{s['rmse']:.2f}" if "rmse" in s else "–"
-        lines.append(f"| {name} S{subtask} | {acc} | {rmse} | {s['doc_precision']:.2f} | {s['doc_recall']:.2f} | "
-                     f"{s['doc_f1']:.2f} |")
+        lines.append(
+            f"| {name} S{subtask} | {acc} | {rmse} | {s['doc_precision']:.2f} | {s['doc_recall']:.2f} | "
+            f"{s['doc_f1']:.2f} |"
+        )
     return lines
 
 
@@ -82,8 +91,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--store", required=True, type=Path)
     parser.add_argument("--task-dir", required=True, type=Path)
-    parser.add_argument("--extra", nargs=2, action="append", default=[], metavar=("TASK_DIR", "STORE"),
-                        help="more questions with gold over their own store, always trained on")
+    parser.add_argument(
+        "--extra",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("TASK_DIR", "STORE"),
+        help="more questions with gold over their own store, always trained on",
+    )
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--reference", type=Path, help="another system's answers to the same questions")
     parser.add_argument("--out", type=Path, default=Path("out/counting"))
@@ -103,8 +118,11 @@ def main() -> None:
     if args.reference:
         systems["reference"] = read_system_answers(args.reference)
     systems["trivial"] = {q: SystemAnswer(TRIVIAL.get(questions[q].subtask), []) for q in gold}
-    report = [f"folds by state: {args.folds}; questions per fold: "
-              + ", ".join(str(sum(1 for f in folds.values() if f == n)) for n in range(args.folds)), ""]
+    report = [
+        f"folds by state: {args.folds}; questions per fold: "
+        + ", ".join(str(sum(1 for f in folds.values() if f == n)) for n in range(args.folds)),
+        "",
+    ]
     results = {}
     for subtask in (1, 2, 3):
         sub_gold = {q: g for q, g in gold.items() if questions[q].subtask == subtask}
@@ -112,8 +130,9 @@ def main() -> None:
         for name, system in systems.items():
             if name == "trivial" and subtask == 1:
                 continue
-            rows[name] = evaluate_answers(sub_gold, {q: a for q, a in system.items() if q in sub_gold},
-                                          questions, subtask)
+            rows[name] = evaluate_answers(
+                sub_gold, {q: a for q, a in system.items() if q in sub_gold}, questions, subtask
+            )
         results[subtask] = rows
         report += table(rows, subtask) + [""]
     for subtask in (2, 3):
@@ -121,8 +140,9 @@ def main() -> None:
         report += [f"S{subtask} held out by property pair:"] + breakdown(held, "by_property_pair") + [""]
         report += [f"S{subtask} held out by gold answer class:"] + breakdown(held, "by_answer_class") + [""]
     report += ["reliability of held-out probabilities:", "| p | candidates | mean p | right |", "|---|---:|---:|---:|"]
-    report += [f"| {r['bin']} | {r['n']} | {r['mean_p']} | {r['right']} |"
-               for r in reliability(candidates, probabilities)]
+    report += [
+        f"| {r['bin']} | {r['n']} | {r['mean_p']} | {r['right']} |" for r in reliability(candidates, probabilities)
+    ]
     report += ["", "settings per fold: " + json.dumps(settings)]
     print("\n".join(report))
     args.out.mkdir(parents=True, exist_ok=True)

@@ -48,11 +48,17 @@ def clustering_scores(gold: dict[str, str], system: dict[str, str]) -> dict:
 
     pp = both / pairs_system if pairs_system else 1.0
     pr = both / pairs_gold if pairs_gold else 1.0
-    return {"documents": len(docs), "gold_incidents": len(gold_groups), "system_incidents": len(system_groups),
-            "bcubed_p": round(100 * precision, 2), "bcubed_r": round(100 * recall, 2),
-            "bcubed_f1": round(100 * f1(precision, recall), 2),
-            "pairwise_p": round(100 * pp, 2), "pairwise_r": round(100 * pr, 2),
-            "pairwise_f1": round(100 * f1(pp, pr), 2)}
+    return {
+        "documents": len(docs),
+        "gold_incidents": len(gold_groups),
+        "system_incidents": len(system_groups),
+        "bcubed_p": round(100 * precision, 2),
+        "bcubed_r": round(100 * recall, 2),
+        "bcubed_f1": round(100 * f1(precision, recall), 2),
+        "pairwise_p": round(100 * pp, 2),
+        "pairwise_r": round(100 * pr, 2),
+        "pairwise_f1": round(100 * f1(pp, pr), 2),
+    }
 
 
 def property_agreement(items: dict[str, object], doc_incident: dict[str, str], props: dict) -> dict:
@@ -74,8 +80,9 @@ def property_agreement(items: dict[str, object], doc_incident: dict[str, str], p
             agree["type"] += item is not None and value in item.types
         for value in p.get("name", ()):
             asked["name"] += 1
-            agree["name"] += item is not None and any(value in (x.first_name.lower(), x.last_name.lower(),
-                                                                x.full_name.lower()) for x in item.people)
+            agree["name"] += item is not None and any(
+                value in (x.first_name.lower(), x.last_name.lower(), x.full_name.lower()) for x in item.people
+            )
     return {key: f"{100 * agree[key] / asked[key]:.1f} ({asked[key]})" for key in sorted(asked)}
 
 

@@ -38,12 +38,17 @@ def latency(torque_path: Path, ester_path: Path) -> dict:
     models = shipped_models()
     load_encoder()
     result = {}
-    for name, questions, answer in (("torque", read_torque(torque_path), torque.answer_torque),
-                                    ("ester", read_ester(ester_path), ester.answer_ester)):
+    for name, questions, answer in (
+        ("torque", read_torque(torque_path), torque.answer_torque),
+        ("ester", read_ester(ester_path), ester.answer_ester),
+    ):
         started, cpu = time.perf_counter(), time.process_time()
         answer(questions, models)
-        result[name] = {"questions": len(questions), "seconds": time.perf_counter() - started,
-                        "cpu_seconds": time.process_time() - cpu}
+        result[name] = {
+            "questions": len(questions),
+            "seconds": time.perf_counter() - started,
+            "cpu_seconds": time.process_time() - cpu,
+        }
         result[name]["ms_per_question"] = 1000 * result[name]["seconds"] / len(questions)
         result[name]["cpu_ms_per_question"] = 1000 * result[name]["cpu_seconds"] / len(questions)
     return result
@@ -63,8 +68,10 @@ def main() -> None:
         timings = latency(torque_path, original)
         write_json_atomic(args.out / "latency.json", timings)
         for name, row in timings.items():
-            print(f"{name}: {row['questions']} questions in {row['seconds']:.1f} s, "
-                  f"{row['ms_per_question']:.0f} ms a question ({row['cpu_ms_per_question']:.0f} ms of CPU time)")
+            print(
+                f"{name}: {row['questions']} questions in {row['seconds']:.1f} s, "
+                f"{row['ms_per_question']:.0f} ms a question ({row['cpu_ms_per_question']:.0f} ms of CPU time)"
+            )
         return
     started = time.perf_counter()
     data = collect(torque_path, ester_train, timebank)
@@ -73,18 +80,21 @@ def main() -> None:
     write_json_atomic(args.out / "ester_cv.json", result["ester"][original])
     write_json_atomic(args.out / "ester_test_cv.json", result["ester"][test])
     clusters = read_torque_clusters(args.data / "torque" / "dev-part_question_clustering.json")
-    scores = {"torque": torque_scores(read_torque(torque_path), result["torque"], clusters,
-                                      kind_of=torque_question_kind),
-              "ester": {path.name: ester_scores(read_ester(path), result["ester"][path]) for path in (original, test)},
-              "matres": matres_f1(result["matres"])}
+    scores = {
+        "torque": torque_scores(read_torque(torque_path), result["torque"], clusters, kind_of=torque_question_kind),
+        "ester": {path.name: ester_scores(read_ester(path), result["ester"][path]) for path in (original, test)},
+        "matres": matres_f1(result["matres"]),
+    }
     write_json_atomic(args.out / "scores.json", scores)
     print(f"{args.folds}-fold cross-validation by passage / document, {time.perf_counter() - started:.0f} s\n")
     print("TORQUE dev-part\n" + format_scores("torque", scores["torque"]))
     for name, table in scores["ester"].items():
         print(f"\nESTER {name}\n" + format_scores("ester", table))
     m = scores["matres"]
-    print(f"\nMATRES held-out documents: {m['pairs']} BEFORE/AFTER/EQUAL pairs, micro F1 {m['f1']:.2f} "
-          f"(BEFORE {m['BEFORE']:.2f}, AFTER {m['AFTER']:.2f}, EQUAL {m['EQUAL']:.2f})")
+    print(
+        f"\nMATRES held-out documents: {m['pairs']} BEFORE/AFTER/EQUAL pairs, micro F1 {m['f1']:.2f} "
+        f"(BEFORE {m['BEFORE']:.2f}, AFTER {m['AFTER']:.2f}, EQUAL {m['EQUAL']:.2f})"
+    )
 
 
 if __name__ == "__main__":

@@ -54,9 +54,16 @@ def corpus(size: int, folder: Path) -> Path:
     while len(documents) < size:
         for original in test[: size - len(documents)]:
             new_id = f"{original.doc_id}-copy{copy}"
-            documents.append(Document(new_id, original.dct, [
-                Token(new_id + t.token_id[len(original.doc_id):], t.text, t.part, t.sentence, t.index)
-                for t in original.tokens]))
+            documents.append(
+                Document(
+                    new_id,
+                    original.dct,
+                    [
+                        Token(new_id + t.token_id[len(original.doc_id) :], t.text, t.part, t.sentence, t.index)
+                        for t in original.tokens
+                    ],
+                )
+            )
         copy += 1
     write_documents(path, documents)
     return path
@@ -77,8 +84,13 @@ def spacy_only(docs: Path) -> None:
 def run_measured(command: list[str], env: dict | None = None) -> tuple[float, float, str]:
     """Run ``command``; return its wall seconds, peak summed RSS of its process tree in MB, and its stdout."""
     started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "KG_COUNT_PROGRESS": "0", **(env or {})})
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "KG_COUNT_PROGRESS": "0", **(env or {})},
+    )
     root = psutil.Process(process.pid)
     peak = 0
     while process.poll() is None:
@@ -106,9 +118,19 @@ class Server:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         self.folder = folder
-        self.process = subprocess.Popen([str(BIN / "oxigraph"), "serve", "--location", str(folder), "--bind",
-                                         f"127.0.0.1:{self.port}", "--union-default-graph"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            [
+                str(BIN / "oxigraph"),
+                "serve",
+                "--location",
+                str(folder),
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--union-default-graph",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         for _ in range(150):
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
@@ -123,8 +145,16 @@ class Server:
 
 
 def latency(store: str) -> dict:
-    _, _, out = run_measured([sys.executable, str(ROOT / "benchmarks" / "answer_latency.py"), "--store", store,
-                              "--questions", str(TASK / "s2" / "questions.json")])
+    _, _, out = run_measured(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "answer_latency.py"),
+            "--store",
+            store,
+            "--questions",
+            str(TASK / "s2" / "questions.json"),
+        ]
+    )
     return json.loads(out)["all"]
 
 
@@ -139,16 +169,30 @@ def measure(kind: str, size: int, workers: int, docs: Path, scratch: Path) -> di
     server = Server(target) if kind == "server" else None
     location = server.url if server else str(target)
     try:
-        command = [str(BIN / "kg-count"), "build", "--docs", str(docs), "--store", location, "--no-cache",
-                   "--workers", str(workers)]
+        command = [
+            str(BIN / "kg-count"),
+            "build",
+            "--docs",
+            str(docs),
+            "--store",
+            location,
+            "--no-cache",
+            "--workers",
+            str(workers),
+        ]
         seconds, memory, _ = run_measured(command)
         answer = latency(location)
     finally:
         if server:
             server.stop()
-    result.update(seconds=round(seconds, 1), docs_per_second=round(size / seconds, 2), peak_mb=round(memory),
-                  store_mb=round(folder_mb(target), 1), answer_mean_ms=answer["mean_ms"],
-                  answer_p95_ms=answer["p95_ms"])
+    result.update(
+        seconds=round(seconds, 1),
+        docs_per_second=round(size / seconds, 2),
+        peak_mb=round(memory),
+        store_mb=round(folder_mb(target), 1),
+        answer_mean_ms=answer["mean_ms"],
+        answer_p95_ms=answer["p95_ms"],
+    )
     shutil.rmtree(target, ignore_errors=True)
     return result
 
@@ -164,13 +208,15 @@ def line_chart(series: dict[str, list[tuple[int, float]]], width: int = 640, hei
     def at(x: float, y: float) -> str:
         return f"{left + (right - left) * x / max_x:.1f},{bottom - (bottom - top) * y / max_y:.1f}"
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
-             f'font-size="12"><rect width="100%" height="100%" fill="white"/>',
-             f'<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="black"/>',
-             f'<line x1="{left}" y1="{bottom}" x2="{left}" y2="{top}" stroke="black"/>',
-             f'<text x="{(left + right) / 2}" y="{height - 8}" text-anchor="middle">documents</text>',
-             f'<text x="14" y="{(top + bottom) / 2}" transform="rotate(-90 14 {(top + bottom) / 2})" '
-             f'text-anchor="middle">seconds</text>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
+        f'font-size="12"><rect width="100%" height="100%" fill="white"/>',
+        f'<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="black"/>',
+        f'<line x1="{left}" y1="{bottom}" x2="{left}" y2="{top}" stroke="black"/>',
+        f'<text x="{(left + right) / 2}" y="{height - 8}" text-anchor="middle">documents</text>',
+        f'<text x="14" y="{(top + bottom) / 2}" transform="rotate(-90 14 {(top + bottom) / 2})" '
+        f'text-anchor="middle">seconds</text>',
+    ]
     for tick in range(0, 6):
         x, y = max_x * tick / 5, max_y * tick / 5
         parts.append(f'<text x="{at(x, 0).split(",")[0]}" y="{bottom + 15}" text-anchor="middle">{x:.0f}</text>')
@@ -179,8 +225,10 @@ def line_chart(series: dict[str, list[tuple[int, float]]], width: int = 640, hei
         colour = colours[n % len(colours)]
         path = " ".join(at(x, y) for x, y in sorted(values))
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{path}"/>')
-        parts += [f'<circle cx="{at(x, y).split(",")[0]}" cy="{at(x, y).split(",")[1]}" r="3" fill="{colour}"/>'
-                  for x, y in values]
+        parts += [
+            f'<circle cx="{at(x, y).split(",")[0]}" cy="{at(x, y).split(",")[1]}" r="3" fill="{colour}"/>'
+            for x, y in values
+        ]
         parts.append(f'<text x="{right + 10}" y="{top + 16 * n + 10}" fill="{colour}">{name}</text>')
     return "\n".join(parts + ["</svg>"])
 
@@ -188,22 +236,28 @@ def line_chart(series: dict[str, list[tuple[int, float]]], width: int = 640, hei
 def report(results: list[dict], out: Path) -> None:
     """Write OUT/scale.md and OUT/scale.svg from the measured runs."""
     spacy = {r["documents"]: r["seconds"] for r in results if r["kind"] == "spacy"}
-    builds = sorted((r for r in results if r["kind"] != "spacy"),
-                    key=lambda r: (r["kind"], r["workers"], r["documents"]))
-    rows = ["| store | workers | documents | build s | docs/s | build / spaCy | peak MB | store MB "
-            "| answer ms (mean, p95) |",
-            "|---|---|---|---|---|---|---|---|---|"]
+    builds = sorted(
+        (r for r in results if r["kind"] != "spacy"), key=lambda r: (r["kind"], r["workers"], r["documents"])
+    )
+    rows = [
+        "| store | workers | documents | build s | docs/s | build / spaCy | peak MB | store MB "
+        "| answer ms (mean, p95) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in builds:
         ratio = f"{r['seconds'] / spacy[r['documents']]:.2f}" if r["documents"] in spacy else "-"
-        rows.append(f"| {r['kind']} | {r['workers']} | {r['documents']:,} | {r['seconds']} | {r['docs_per_second']} | "
-                    f"{ratio} | {r['peak_mb']} | {r['store_mb']} | {r['answer_mean_ms']}, {r['answer_p95_ms']} |")
+        rows.append(
+            f"| {r['kind']} | {r['workers']} | {r['documents']:,} | {r['seconds']} | {r['docs_per_second']} | "
+            f"{ratio} | {r['peak_mb']} | {r['store_mb']} | {r['answer_mean_ms']}, {r['answer_p95_ms']} |"
+        )
     rows += ["", "| documents | bare spaCy s (1 process) |", "|---|---|"]
     rows += [f"| {n:,} | {s} |" for n, s in sorted(spacy.items())]
     (out / "scale.md").write_text("\n".join(rows) + "\n")
     series: dict[str, list[tuple[int, float]]] = {}
     for r in builds:
         series.setdefault(f"{r['kind']}, {r['workers']} worker{'s' if r['workers'] > 1 else ''}", []).append(
-            (r["documents"], r["seconds"]))
+            (r["documents"], r["seconds"])
+        )
     series["bare spaCy, 1 process"] = sorted(spacy.items())
     if any(series.values()):
         (out / "scale.svg").write_text(line_chart({k: v for k, v in series.items() if v}))
@@ -232,8 +286,12 @@ def main() -> None:
         worker_counts = sorted((int(w) for w in args.workers.split(",")), reverse=True)
         for size in (int(s) for s in args.sizes.split(",")):
             docs = corpus(size, args.out)
-            runs = [("embedded", worker_counts[0]), ("spacy", 1), *(("embedded", w) for w in worker_counts[1:]),
-                    *(("server", w) for w in worker_counts if size in server_sizes)]
+            runs = [
+                ("embedded", worker_counts[0]),
+                ("spacy", 1),
+                *(("embedded", w) for w in worker_counts[1:]),
+                *(("server", w) for w in worker_counts if size in server_sizes),
+            ]
             for kind, workers in runs:
                 if (kind, size, workers) in done:
                     continue

@@ -18,10 +18,13 @@ from kg_count.qa.commands import add_qa_parser
 
 SYSTEMS = ("graph", "baseline")
 STORE_HELP = "store folder, or the URL of a SPARQL 1.1 server (query at URL/query, update at URL/update)"
-DOCS_HELP = ("documents: the task's CoNLL format, or JSON lines of articles (doc_id, title, dct, content) "
-             "ending in .jsonl")
-DESCRIPTION = ("Read news, build event-centric knowledge graphs, group reports into incidents and answer "
-               "counting questions with SPARQL. Exit codes: 0 done, 1 bad input, 2 bad usage, 130 interrupted.")
+DOCS_HELP = (
+    "documents: the task's CoNLL format, or JSON lines of articles (doc_id, title, dct, content) ending in .jsonl"
+)
+DESCRIPTION = (
+    "Read news, build event-centric knowledge graphs, group reports into incidents and answer "
+    "counting questions with SPARQL. Exit codes: 0 done, 1 bad input, 2 bad usage, 130 interrupted."
+)
 SCHEDULER_ADDRESS = re.compile(r"^(tcp|tls|ucx|ws|wss|inproc)://[^\s/]+$")
 
 
@@ -48,26 +51,47 @@ def _count_at_least(minimum: int):
 
 
 def _add_build_options(parser) -> None:
-    parser.add_argument("--batch-size", type=_count_at_least(1), default=None,
-                        help="documents per batch (default: [batch] documents in the settings, 32)")
-    parser.add_argument("--workers", type=_count_at_least(1), default=1,
-                        help="local processes extracting documents (default: 1)")
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="send batches to the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786)")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="extract every document again instead of reusing records cached by content hash")
+    parser.add_argument(
+        "--batch-size",
+        type=_count_at_least(1),
+        default=None,
+        help="documents per batch (default: [batch] documents in the settings, 32)",
+    )
+    parser.add_argument(
+        "--workers", type=_count_at_least(1), default=1, help="local processes extracting documents (default: 1)"
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="send batches to the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786)",
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="extract every document again instead of reusing records cached by content hash",
+    )
 
 
 def _add_answer(subparsers) -> None:
-    parser = subparsers.add_parser("answer", help="answer a questions.json file",
-                                   description="Answer every question of a questions file (S1, S2, S3 mixed or apart).")
-    parser.add_argument("--system", choices=SYSTEMS, default="graph",
-                        help="graph: SPARQL over the incident graph (default); baseline: the organisers' baseline")
+    parser = subparsers.add_parser(
+        "answer",
+        help="answer a questions.json file",
+        description="Answer every question of a questions file (S1, S2, S3 mixed or apart).",
+    )
+    parser.add_argument(
+        "--system",
+        choices=SYSTEMS,
+        default="graph",
+        help="graph: SPARQL over the incident graph (default); baseline: the organisers' baseline",
+    )
     parser.add_argument("--docs", required=True, type=Path, help=DOCS_HELP)
     parser.add_argument("--questions", required=True, type=Path, help="questions.json")
     parser.add_argument("--out", required=True, type=Path, help="where to write answers.json (written atomically)")
-    parser.add_argument("--store", type=_store_location, help=f"{STORE_HELP}; what it lacks is built first "
-                                                              "(default: a folder for DOCS under the kg_count cache)")
+    parser.add_argument(
+        "--store",
+        type=_store_location,
+        help=f"{STORE_HELP}; what it lacks is built first (default: a folder for DOCS under the kg_count cache)",
+    )
     parser.add_argument("--conll-out", type=Path, help="also write DOCS with event coreference chains (graph system)")
     _add_build_options(parser)
     parser.set_defaults(handler=run_answer)
@@ -75,34 +99,48 @@ def _add_answer(subparsers) -> None:
 
 def _add_evaluate(subparsers) -> None:
     parser = subparsers.add_parser(
-        "evaluate", help="score answers or coreference chains against gold",
+        "evaluate",
+        help="score answers or coreference chains against gold",
         description="Incident- and document-level scores (--gold/--system), or mention-level coreference "
-                    "scores (--gold-conll/--system-conll).")
+        "scores (--gold-conll/--system-conll).",
+    )
     parser.add_argument("--gold", type=Path, help="gold answers.json")
     parser.add_argument("--system", type=Path, help="system answers.json")
-    parser.add_argument("--questions", type=Path,
-                        help="questions.json for breakdowns by event type and property pair "
-                             "(default: questions.json beside the gold file, when present)")
+    parser.add_argument(
+        "--questions",
+        type=Path,
+        help="questions.json for breakdowns by event type and property pair "
+        "(default: questions.json beside the gold file, when present)",
+    )
     parser.add_argument("--subtask", type=int, choices=(1, 2, 3), help="score all questions as this subtask")
     parser.add_argument("--gold-conll", type=Path, help="gold CoNLL with event coreference chains")
     parser.add_argument("--system-conll", type=Path, help="system CoNLL with event coreference chains")
-    parser.add_argument("--cross-document", action="store_true",
-                        help="score chains over the whole file as one document (default: per document, "
-                             "summed, as the reference scorer does)")
+    parser.add_argument(
+        "--cross-document",
+        action="store_true",
+        help="score chains over the whole file as one document (default: per document, "
+        "summed, as the reference scorer does)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    parser.add_argument("--report", type=Path, help="also write an HTML report with plots and the worst questions "
-                                                    "into this folder (index.html)")
-    parser.add_argument("--store", type=_store_location,
-                        help="with --report: group the system's documents by the store's "
-                                                   "incidents")
+    parser.add_argument(
+        "--report",
+        type=Path,
+        help="also write an HTML report with plots and the worst questions into this folder (index.html)",
+    )
+    parser.add_argument(
+        "--store", type=_store_location, help="with --report: group the system's documents by the store's incidents"
+    )
     parser.set_defaults(handler=run_evaluate)
 
 
 def _add_run_sample(subparsers) -> None:
-    parser = subparsers.add_parser("run-sample", help="answer and score the embedded sample (what `make run` does)",
-                                   description="Build the store of a sample folder (docs.conll), answer each of its "
-                                               "s1/, s2/, s3/ questions files and score those that have gold "
-                                               "answers; this is what `make run` does.")
+    parser = subparsers.add_parser(
+        "run-sample",
+        help="answer and score the embedded sample (what `make run` does)",
+        description="Build the store of a sample folder (docs.conll), answer each of its "
+        "s1/, s2/, s3/ questions files and score those that have gold "
+        "answers; this is what `make run` does.",
+    )
     parser.add_argument("--sample", type=Path, default=Path("data/sample"), help="sample folder (default: data/sample)")
     parser.add_argument("--out", type=Path, default=Path("out/sample"), help="output folder (default: out/sample)")
     parser.add_argument("--system", choices=SYSTEMS, default="graph", help="which system answers (default: graph)")
@@ -110,18 +148,24 @@ def _add_run_sample(subparsers) -> None:
 
 
 def _add_graph_commands(subparsers) -> None:
-    build = subparsers.add_parser("build", help="build or update a graph store from documents",
-                                  description="Extract document graphs into a store (an Oxigraph folder or a "
-                                              "SPARQL server). Documents already in the store are skipped, so an "
-                                              "interrupted build resumes.")
+    build = subparsers.add_parser(
+        "build",
+        help="build or update a graph store from documents",
+        description="Extract document graphs into a store (an Oxigraph folder or a "
+        "SPARQL server). Documents already in the store are skipped, so an "
+        "interrupted build resumes.",
+    )
     build.add_argument("--docs", required=True, type=Path, help=DOCS_HELP)
     build.add_argument("--store", required=True, type=_store_location, help=f"{STORE_HELP} (created when missing)")
     _add_build_options(build)
     build.set_defaults(handler=run_build)
 
-    dump = subparsers.add_parser("dump", help="print a document's or an incident's graph as Turtle",
-                                 description="Print one document's named graph, or one incident with its time "
-                                             "and people, as Turtle (read-only).")
+    dump = subparsers.add_parser(
+        "dump",
+        help="print a document's or an incident's graph as Turtle",
+        description="Print one document's named graph, or one incident with its time "
+        "and people, as Turtle (read-only).",
+    )
     dump.add_argument("--store", required=True, type=_store_location, help=STORE_HELP)
     which = dump.add_mutually_exclusive_group(required=True)
     which.add_argument("--doc", help="document id")
@@ -129,37 +173,51 @@ def _add_graph_commands(subparsers) -> None:
     dump.set_defaults(handler=run_dump)
 
     sparql = subparsers.add_parser(
-        "sparql", help="run a read-only SPARQL query over a store",
+        "sparql",
+        help="run a read-only SPARQL query over a store",
         description="Run a SPARQL query (SELECT, ASK, CONSTRUCT, DESCRIBE) over all graphs of a store. The "
-                    "command is read-only: updates are refused, and so are SERVICE calls to other endpoints "
-                    "unless --allow-service is given.")
+        "command is read-only: updates are refused, and so are SERVICE calls to other endpoints "
+        "unless --allow-service is given.",
+    )
     sparql.add_argument("--store", required=True, type=_store_location, help=STORE_HELP)
     sparql.add_argument("query", nargs="?", help="the query text")
     sparql.add_argument("--file", type=Path, help="read the query from a file")
-    sparql.add_argument("--format", choices=("table", "csv", "json"), default="table",
-                        help="SELECT rows as an aligned table (default), CSV or JSON; CONSTRUCT and DESCRIBE "
-                             "print Turtle")
-    sparql.add_argument("--allow-service", action="store_true",
-                        help="let the query call other SPARQL endpoints with SERVICE (HTTP requests to them)")
+    sparql.add_argument(
+        "--format",
+        choices=("table", "csv", "json"),
+        default="table",
+        help="SELECT rows as an aligned table (default), CSV or JSON; CONSTRUCT and DESCRIBE print Turtle",
+    )
+    sparql.add_argument(
+        "--allow-service",
+        action="store_true",
+        help="let the query call other SPARQL endpoints with SERVICE (HTTP requests to them)",
+    )
     sparql.set_defaults(handler=run_sparql)
 
     incidents = subparsers.add_parser(
-        "incidents", help="list incidents, or explain one",
+        "incidents",
+        help="list incidents, or explain one",
         description="Without --id, list the store's incidents (filtered by type, place, date); with --id, show an "
-                    "incident's documents, properties and why its documents were merged. Incidents are (re)built "
-                    "over the whole store when its documents have changed.")
+        "incident's documents, properties and why its documents were merged. Incidents are (re)built "
+        "over the whole store when its documents have changed.",
+    )
     incidents.add_argument("--store", required=True, type=_store_location, help=STORE_HELP)
     incidents.add_argument("--id", help="incident id")
     incidents.add_argument("--type", choices=EVENT_TYPES, help="only incidents of this event type")
     incidents.add_argument("--place", help="text the city or state IRI contains, e.g. Columbus or Mississippi")
     incidents.add_argument("--date", help="date prefix, e.g. 2016, 2016-03 or 2016-03-14")
-    incidents.add_argument("--limit", type=_count_at_least(0), default=50,
-                           help="incidents to list (default: 50; 0 for all)")
+    incidents.add_argument(
+        "--limit", type=_count_at_least(0), default=50, help="incidents to list (default: 50; 0 for all)"
+    )
     incidents.set_defaults(handler=run_incidents)
 
-    extract = subparsers.add_parser("extract", help="write what the pipeline reads from each document as JSON lines",
-                                    description="One JSON line per document: event types, incident date, city, "
-                                                "state, location IRIs, killed/injured/fired counts, participants.")
+    extract = subparsers.add_parser(
+        "extract",
+        help="write what the pipeline reads from each document as JSON lines",
+        description="One JSON line per document: event types, incident date, city, "
+        "state, location IRIs, killed/injured/fired counts, participants.",
+    )
     extract.add_argument("--docs", required=True, type=Path, help=DOCS_HELP)
     extract.add_argument("--out", required=True, type=Path, help="output JSON lines (written atomically)")
     extract.set_defaults(handler=run_extract)
@@ -268,8 +326,9 @@ def _remember_parsers(parser: argparse.ArgumentParser) -> None:
 def run_answer(args: argparse.Namespace) -> int:
     from kg_count.answer.batch import answer_file
 
-    answers = answer_file(args.system, args.docs, args.questions, args.out, args.store, args.conll_out,
-                          build_options(args))
+    answers = answer_file(
+        args.system, args.docs, args.questions, args.out, args.store, args.conll_out, build_options(args)
+    )
     print(f"answered {len(answers)} questions -> {args.out}")
     if args.conll_out is not None:
         print(f"documents with event coreference chains -> {args.conll_out}")
@@ -281,8 +340,11 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
     answers_given = args.gold is not None or args.system is not None
     chains_given = args.gold_conll is not None or args.system_conll is not None
-    if answers_given == chains_given or (answers_given and not (args.gold and args.system)) or \
-            (chains_given and not (args.gold_conll and args.system_conll)):
+    if (
+        answers_given == chains_given
+        or (answers_given and not (args.gold and args.system))
+        or (chains_given and not (args.gold_conll and args.system_conll))
+    ):
         raise UsageError("give either --gold and --system, or --gold-conll and --system-conll")
     if args.report is not None and not answers_given:
         raise UsageError("--report needs --gold and --system")

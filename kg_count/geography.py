@@ -19,6 +19,7 @@ RESOURCES = files("kg_count.resources")
 STATE_TITLES = {"GA": "Georgia_(U.S._state)", "WA": "Washington_(state)", "NY": "New_York", "DC": "Washington,_D.C."}
 POSTAL_CODE = re.compile(r"^[A-Z]{2}$")
 
+
 class Gazetteer:
     """US states (names, postal codes, AP abbreviations) and places (cities, towns, counties) with population."""
 
@@ -93,7 +94,6 @@ def city_iri(city: str, state: str) -> str:
     name = " ".join(w if w.isupper() and len(w) <= 3 else w[:1].upper() + w[1:].lower() for w in city.split())
     state_title = g.state_names[state].replace(" ", "_") if state != "DC" else "D.C."
     return DBPEDIA + f"{name.replace(' ', '_')},_{state_title}"
-
 
 
 def is_county(name: str) -> bool:

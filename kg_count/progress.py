@@ -19,8 +19,9 @@ def _disabled() -> bool | None:
     return None if setting is None else setting == "0"
 
 
-def progress_bar(description: str, total: int | None = None, unit: str = "it",
-                 items: Iterable[T] | None = None) -> tqdm:
+def progress_bar(
+    description: str, total: int | None = None, unit: str = "it", items: Iterable[T] | None = None
+) -> tqdm:
     """A progress bar over ``items``, or, without them, one advanced by hand (``bar.update(n)``) as a
     context manager; ``KG_COUNT_PROGRESS=1`` forces it on, ``0`` off, else it shows on a terminal."""
     return tqdm(items, desc=description, total=total, unit=unit, disable=_disabled(), leave=False, dynamic_ncols=True)

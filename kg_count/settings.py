@@ -147,8 +147,9 @@ def _typed(section_type: type, values: dict, where: str):
         if kind == "float" and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if type(value).__name__ != kind:
-            raise SetupError(f"{where}: setting {name!r} must be {'a number' if kind == 'float' else 'an ' + kind}, "
-                             f"not {value!r}")
+            raise SetupError(
+                f"{where}: setting {name!r} must be {'a number' if kind == 'float' else 'an ' + kind}, not {value!r}"
+            )
         typed[name] = value
     return section_type(**typed)
 
@@ -171,12 +172,15 @@ def load_settings(override: str | None = None) -> Settings:
             raise SetupError(f"{override}: cannot read the settings file ({error.strerror})") from None
         for section, values in _read_toml(text, override).items():
             if section not in tables or not isinstance(values, dict):
-                raise SetupError(f"{override}: unknown settings section [{section}] "
-                                 f"(known: {', '.join(f.name for f in fields(Settings))})")
+                raise SetupError(
+                    f"{override}: unknown settings section [{section}] "
+                    f"(known: {', '.join(f.name for f in fields(Settings))})"
+                )
             tables[section] = {**tables[section], **values}
     where = override or DEFAULTS
-    sections = {f.name: _typed(globals()[f.type], tables.get(f.name, {}), f"{where} [{f.name}]")
-                for f in fields(Settings)}
+    sections = {
+        f.name: _typed(globals()[f.type], tables.get(f.name, {}), f"{where} [{f.name}]") for f in fields(Settings)
+    }
     return Settings(**sections)
 
 
@@ -202,9 +206,12 @@ def sections_trained_otherwise(trained_with: dict[str, dict], names: tuple[str, 
     """The names among ``names`` of the settings sections in force that differ from those a model
     records in ``trained_with`` (a section the model does not record is taken as the same)."""
     current = settings()
-    return sorted(name for name in names
-                  if trained_with.get(name, dataclasses.asdict(getattr(current, name)))
-                  != dataclasses.asdict(getattr(current, name)))
+    return sorted(
+        name
+        for name in names
+        if trained_with.get(name, dataclasses.asdict(getattr(current, name)))
+        != dataclasses.asdict(getattr(current, name))
+    )
 
 
 def stage_fingerprint(sections: tuple[object, ...], modules: tuple[ModuleType, ...], *extra: str) -> str:

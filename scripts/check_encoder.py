@@ -15,8 +15,10 @@ import numpy as np
 
 from kg_count.learning.encoder import load_encoder, model_zip
 
-SENTENCES = ("The police arrested the man after he shot two people outside a bar on Friday.",
-             "Officials said the fire, which destroyed three homes, was started by a faulty heater.")
+SENTENCES = (
+    "The police arrested the man after he shot two people outside a bar on Friday.",
+    "Officials said the fire, which destroyed three homes, was started by a faulty heater.",
+)
 TOLERANCE = 1e-4
 
 
@@ -33,8 +35,10 @@ def main() -> int:
             ids = np.array(encoder.tokenizer.encode(sentence).ids, dtype=np.int64)
             with torch.no_grad():
                 expected = reference(torch.tensor(ids)[None], output_hidden_states=True).hidden_states
-            differences = [float(np.abs(mine - theirs[0].numpy()).max())
-                           for mine, theirs in zip(encoder.hidden_states(ids), expected)]
+            differences = [
+                float(np.abs(mine - theirs[0].numpy()).max())
+                for mine, theirs in zip(encoder.hidden_states(ids), expected)
+            ]
             print(f"{sentence[:40]!r}: max |difference| by layer " + " ".join(f"{d:.1e}" for d in differences))
             worst = max(worst, *differences)
     print(f"largest difference {worst:.1e} ({'within' if worst <= TOLERANCE else 'ABOVE'} {TOLERANCE:.0e})")

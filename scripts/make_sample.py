@@ -18,8 +18,12 @@ from kg_count.io.questions import read_questions
 
 
 def constraint_key(raw: dict) -> tuple:
-    return (raw["event_type"], json.dumps(raw.get("location")), json.dumps(raw.get("time")),
-            json.dumps(raw.get("participant")))
+    return (
+        raw["event_type"],
+        json.dumps(raw.get("location")),
+        json.dumps(raw.get("time")),
+        json.dumps(raw.get("participant")),
+    )
 
 
 def main() -> None:
@@ -53,11 +57,15 @@ def main() -> None:
     keys = {constraint_key(raw_questions[2][q]) for q in chosen}
     same = {s: {q: raw for q, raw in raw_questions[s].items() if constraint_key(raw) in keys} for s in (1, 3)}
 
-    cities = {parsed[q].location[1].rsplit("/", 1)[-1].split(",_")[0].replace("_", " ")
-              for q in chosen if parsed[q].location}
+    cities = {
+        parsed[q].location[1].rsplit("/", 1)[-1].split(",_")[0].replace("_", " ") for q in chosen if parsed[q].location
+    }
     months = {documents[d].dct.strftime("%Y-%m") for d in docs}
-    confusers = [d for d, doc in documents.items() if d not in docs and doc.dct.strftime("%Y-%m") in months
-                 and any(city in doc.text for city in cities)]
+    confusers = [
+        d
+        for d, doc in documents.items()
+        if d not in docs and doc.dct.strftime("%Y-%m") in months and any(city in doc.text for city in cities)
+    ]
     rng.shuffle(confusers)
     docs |= set(confusers[: args.confusers])
 
@@ -68,10 +76,13 @@ def main() -> None:
         folder.mkdir(exist_ok=True)
         (folder / "questions.json").write_text(json.dumps(questions, indent=2, sort_keys=True) + "\n")
     (args.out / "s2" / "answers.json").write_text(
-        json.dumps({q: gold[q] for q in chosen}, indent=2, sort_keys=True) + "\n")
+        json.dumps({q: gold[q] for q in chosen}, indent=2, sort_keys=True) + "\n"
+    )
     size = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())
-    print(f"{len(docs)} documents, S1 {len(same[1])} / S2 {len(chosen)} / S3 {len(same[3])} questions, "
-          f"{size / 1e6:.2f} MB in {args.out}")
+    print(
+        f"{len(docs)} documents, S1 {len(same[1])} / S2 {len(chosen)} / S3 {len(same[3])} questions, "
+        f"{size / 1e6:.2f} MB in {args.out}"
+    )
 
 
 if __name__ == "__main__":

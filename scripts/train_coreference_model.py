@@ -33,11 +33,17 @@ def main() -> None:
     sets, _ = labelled_sets(args.task, args.gva)
     examples = [example for data in sets for example in data.examples()]
     model = fit_and_tune(examples, [(data, None) for data in sets if data.name != "gva"], args.l2)
-    model.trained_with = {"l2": args.l2, "examples": {data.name: len(data.examples()) for data in sets},
-                          "clustering": dataclasses.asdict(settings().clustering)}
+    model.trained_with = {
+        "l2": args.l2,
+        "examples": {data.name: len(data.examples()) for data in sets},
+        "clustering": dataclasses.asdict(settings().clustering),
+    }
     model.save(args.out)
-    print(json.dumps({"threshold": model.threshold, "group_threshold": model.group_threshold,
-                      **model.trained_with["examples"]}))
+    print(
+        json.dumps(
+            {"threshold": model.threshold, "group_threshold": model.group_threshold, **model.trained_with["examples"]}
+        )
+    )
     print(f"{len(model.weights)} features -> {args.out}; trained in {time.perf_counter() - started:.1f} s")
 
 

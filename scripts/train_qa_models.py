@@ -21,9 +21,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def training_files(data: Path) -> tuple[Path, list[Path], Path]:
     """(TORQUE file, ESTER training files, TimeBank folder) under the shared data folder."""
-    return (data / "torque" / "dev-part.json",
-            [data / "ester" / "final_train_ans_gen_500completed.json", data / "ester" / "final_test_ans_gen.json"],
-            data / "timebank")
+    return (
+        data / "torque" / "dev-part.json",
+        [data / "ester" / "final_train_ans_gen_500completed.json", data / "ester" / "final_test_ans_gen.json"],
+        data / "timebank",
+    )
 
 
 def main() -> None:
@@ -36,8 +38,9 @@ def main() -> None:
     for name in ("triggers", "temporal", "status", "semantic"):
         model = getattr(models, name)
         model.save(args.out / f"{name}.json")
-        print(f"{name}: {len(model.weights)} features, {len(model.blocks)} dense blocks "
-              f"-> {args.out / (name + '.json')}")
+        print(
+            f"{name}: {len(model.weights)} features, {len(model.blocks)} dense blocks -> {args.out / (name + '.json')}"
+        )
     print(f"trained in {time.perf_counter() - started:.1f} s")
 
 

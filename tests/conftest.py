@@ -54,9 +54,19 @@ def oxigraph_server(tmp_path):
     """A real `oxigraph serve` on 127.0.0.1 whose default graph is the union of the named graphs."""
     binary = Path(sys.executable).parent / "oxigraph"
     port = _free_port()
-    server = subprocess.Popen([str(binary), "serve", "--location", str(tmp_path / "server"),
-                               "--bind", f"127.0.0.1:{port}", "--union-default-graph"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [
+            str(binary),
+            "serve",
+            "--location",
+            str(tmp_path / "server"),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--union-default-graph",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 30
     while True:
         try:

@@ -13,8 +13,9 @@ def document(body: str, title: str = "", dct: str = "2017-01-25", doc_id: str = 
     tokens = [Token(f"{doc_id}.t1.{i}", w, "TITLE", "t1", i) for i, w in enumerate(title.split(), start=1)]
     for n, sentence in enumerate(body.split(" | "), start=1):
         first = 1 if n == 1 else 0
-        tokens += [Token(f"{doc_id}.b{n}.{i}", w, "BODY", f"b{n}", i)
-                   for i, w in enumerate(sentence.split(), start=first)]
+        tokens += [
+            Token(f"{doc_id}.b{n}.{i}", w, "BODY", f"b{n}", i) for i, w in enumerate(sentence.split(), start=first)
+        ]
     return Document(doc_id, dt.date.fromisoformat(dct), tokens)
 
 

@@ -30,13 +30,17 @@ def ask(store, subtask, event_type, **properties):
 
 
 def test_city_and_day(store):
-    assert ask(store, 2, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"day": "14/03/2016"}) \
-        == (1, ["d1", "d2"])
+    assert ask(store, 2, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"day": "14/03/2016"}) == (
+        1,
+        ["d1", "d2"],
+    )
 
 
 def test_state_and_month_count_incidents_not_documents(store):
-    assert ask(store, 2, "injuring", location={"state": DBR + "Tennessee"}, time={"month": "03/2016"}) \
-        == (2, ["d1", "d2", "d3"])
+    assert ask(store, 2, "injuring", location={"state": DBR + "Tennessee"}, time={"month": "03/2016"}) == (
+        2,
+        ["d1", "d2", "d3"],
+    )
 
 
 def test_year_and_each_name_part(store):
@@ -56,8 +60,10 @@ def test_event_type_is_asked(store):
 
 
 def test_s3_sums_people_of_the_asked_status(store):
-    assert ask(store, 3, "killing", location={"state": DBR + "Tennessee"}, time={"year": "2016"}) \
-        == (3, ["d1", "d2", "d4"])
+    assert ask(store, 3, "killing", location={"state": DBR + "Tennessee"}, time={"year": "2016"}) == (
+        3,
+        ["d1", "d2", "d4"],
+    )
     assert ask(store, 3, "injuring", location={"state": DBR + "Tennessee"}, time={"month": "03/2016"})[0] == 3
 
 
@@ -68,14 +74,20 @@ def test_nothing_fits_gives_zero_and_no_documents(store):
 
 def test_s1_picks_one_incident_and_relaxes_when_nothing_fits(store):
     # exact: one incident
-    assert ask(store, 1, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"day": "14/03/2016"}) \
-        == (None, ["d1", "d2"])
+    assert ask(store, 1, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"day": "14/03/2016"}) == (
+        None,
+        ["d1", "d2"],
+    )
     # two days off and a neighbouring city: the relaxed query finds the Germantown incident
-    assert ask(store, 1, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"day": "04/04/2016"}) \
-        == (None, ["d4"])
+    assert ask(store, 1, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"day": "04/04/2016"}) == (
+        None,
+        ["d4"],
+    )
     # far off in time: nothing, even relaxed
-    assert ask(store, 1, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"day": "04/09/2016"}) \
-        == (None, [])
+    assert ask(store, 1, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"day": "04/09/2016"}) == (
+        None,
+        [],
+    )
 
 
 def test_question_values_are_bound_not_pasted(store):
@@ -96,8 +108,24 @@ def test_answer_command_writes_answers_chains_and_explains_incidents(tmp_path, c
     write_documents(docs, documents)
     questions = json.loads((SAMPLE / "s2" / "questions.json").read_text())
     store, out, conll = tmp_path / "store", tmp_path / "answers.json", tmp_path / "chains.conll"
-    assert main(["answer", "--docs", str(docs), "--questions", str(SAMPLE / "s2" / "questions.json"),
-                 "--out", str(out), "--store", str(store), "--conll-out", str(conll)]) == 0
+    assert (
+        main(
+            [
+                "answer",
+                "--docs",
+                str(docs),
+                "--questions",
+                str(SAMPLE / "s2" / "questions.json"),
+                "--out",
+                str(out),
+                "--store",
+                str(store),
+                "--conll-out",
+                str(conll),
+            ]
+        )
+        == 0
+    )
     answers = json.loads(out.read_text())
     assert set(answers) == set(questions)
     assert all(isinstance(a["numerical_answer"], int) for a in answers.values())

@@ -27,20 +27,35 @@ def test_atomic_writer_leaves_nothing_on_error(tmp_path):
     assert list(tmp_path.iterdir()) == [target]
 
 
-@pytest.mark.parametrize("content, message", [
-    ('{"2-1": {"numerical_answer": -1, "answer_docs": []}}', "question 2-1: numerical_answer must be a whole number"),
-    ('{"2-1": {"numerical_answer": 1, "answer_docs": "d1"}}', "question 2-1: answer_docs must be a list"),
-    ('{"2-1": 3}', "question 2-1: an answer must be a JSON object"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (
+            '{"2-1": {"numerical_answer": -1, "answer_docs": []}}',
+            "question 2-1: numerical_answer must be a whole number",
+        ),
+        ('{"2-1": {"numerical_answer": 1, "answer_docs": "d1"}}', "question 2-1: answer_docs must be a list"),
+        ('{"2-1": 3}', "question 2-1: an answer must be a JSON object"),
+    ],
+)
 def test_bad_system_answers(tmp_path, content, message):
     with pytest.raises(InputError, match=message):
         read_system_answers(write(tmp_path / "s.json", content))
 
 
 def test_gold_answers(tmp_path):
-    path = write(tmp_path / "g.json", json.dumps({
-        "3-1": {"numerical_answer": 2, "answer_docs": {"i1": ["a"], "i2": ["b", "a"]},
-                "part_info": {"i1": {"num_killed": 1, "num_injured": 0, "num_fired": 0}}}}))
+    path = write(
+        tmp_path / "g.json",
+        json.dumps(
+            {
+                "3-1": {
+                    "numerical_answer": 2,
+                    "answer_docs": {"i1": ["a"], "i2": ["b", "a"]},
+                    "part_info": {"i1": {"num_killed": 1, "num_injured": 0, "num_fired": 0}},
+                }
+            }
+        ),
+    )
     answer = read_gold_answers(path)["3-1"]
     assert answer.documents == {"a", "b"} and answer.part_info["i1"]["num_killed"] == 1
     with pytest.raises(InputError, match="question 3-1: gold answer needs answer_docs"):

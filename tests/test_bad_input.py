@@ -12,8 +12,12 @@ FIXTURES = Path(__file__).parent / "fixtures"
 DOCUMENT = (FIXTURES / "two_docs.conll").read_text(encoding="utf-8").split("#end document\n")[0] + "#end document\n"
 GOLD = {"2-1": {"numerical_answer": 1, "answer_docs": {"i1": ["d1"]}}}
 SYSTEM = {"2-1": {"numerical_answer": 1, "answer_docs": ["d1"]}}
-QUESTION = {"event_type": "killing", "subtask": 2, "time": {"year": "2017"},
-            "location": {"state": "http://dbpedia.org/resource/Ohio"}}
+QUESTION = {
+    "event_type": "killing",
+    "subtask": 2,
+    "time": {"year": "2017"},
+    "location": {"state": "http://dbpedia.org/resource/Ohio"},
+}
 
 
 def invoke(args: list[str], capsys) -> tuple[int, str]:
@@ -73,14 +77,26 @@ def test_a_repeated_document_id_is_refused_before_anything_is_written(tmp_path, 
 
 @pytest.mark.parametrize("option", ["--docs", "--questions", "--system"])
 def test_a_folder_given_for_a_file_is_bad_input(option, tmp_path, capsys):
-    files = {"--docs": conll(tmp_path, DOCUMENT), "--questions": json_file(tmp_path, {"2-1": QUESTION}, "q.json"),
-             "--system": json_file(tmp_path, SYSTEM, "s.json")}
+    files = {
+        "--docs": conll(tmp_path, DOCUMENT),
+        "--questions": json_file(tmp_path, {"2-1": QUESTION}, "q.json"),
+        "--system": json_file(tmp_path, SYSTEM, "s.json"),
+    }
     files[option] = tmp_path
     if option == "--system":
         args = ["evaluate", "--gold", json_file(tmp_path, GOLD, "g.json"), "--system", files["--system"]]
     else:
-        args = ["answer", "--system", "baseline", "--docs", files["--docs"], "--questions", files["--questions"],
-                "--out", tmp_path / "a.json"]
+        args = [
+            "answer",
+            "--system",
+            "baseline",
+            "--docs",
+            files["--docs"],
+            "--questions",
+            files["--questions"],
+            "--out",
+            tmp_path / "a.json",
+        ]
     code, err = invoke(args, capsys)
     assert code == 1 and f"{tmp_path}: is a folder, not a file" in err
 
@@ -89,29 +105,61 @@ def test_a_folder_given_for_a_file_is_bad_input(option, tmp_path, capsys):
 def test_a_location_iri_with_a_forbidden_character_is_bad_input(bad, tmp_path, capsys):
     question = {**QUESTION, "location": {"city": f"http://dbpedia.org/resource/Columbus,{bad}Ohio"}}
     questions = json_file(tmp_path, {"2-7": question}, "q.json")
-    code, err = invoke(["answer", "--system", "baseline", "--docs", conll(tmp_path, DOCUMENT), "--questions",
-                        questions, "--out", tmp_path / "a.json"], capsys)
+    code, err = invoke(
+        [
+            "answer",
+            "--system",
+            "baseline",
+            "--docs",
+            conll(tmp_path, DOCUMENT),
+            "--questions",
+            questions,
+            "--out",
+            tmp_path / "a.json",
+        ],
+        capsys,
+    )
     assert code == 1 and "question 2-7: location" in err and "is not a valid IRI" in err
     assert not (tmp_path / "a.json").exists()
 
 
 ANSWER_CASES = {
-    "count Infinity": ("system", '{"2-1": {"numerical_answer": Infinity, "answer_docs": []}}',
-                       "question 2-1: numerical_answer must be a whole number"),
-    "count NaN": ("system", '{"2-1": {"numerical_answer": NaN, "answer_docs": []}}',
-                  "question 2-1: numerical_answer must be a whole number"),
-    "count 1e308": ("system", '{"2-1": {"numerical_answer": 1e308, "answer_docs": []}}',
-                    "question 2-1: numerical_answer must be a whole number"),
+    "count Infinity": (
+        "system",
+        '{"2-1": {"numerical_answer": Infinity, "answer_docs": []}}',
+        "question 2-1: numerical_answer must be a whole number",
+    ),
+    "count NaN": (
+        "system",
+        '{"2-1": {"numerical_answer": NaN, "answer_docs": []}}',
+        "question 2-1: numerical_answer must be a whole number",
+    ),
+    "count 1e308": (
+        "system",
+        '{"2-1": {"numerical_answer": 1e308, "answer_docs": []}}',
+        "question 2-1: numerical_answer must be a whole number",
+    ),
     "empty system file": ("system", "{}", "answers file holds no answers"),
-    "gold answer_docs a list": ("gold", '{"2-1": {"numerical_answer": 1, "answer_docs": ["d1"]}}',
-                                "question 2-1: gold answer needs answer_docs as {incident: [documents]}"),
-    "gold incident documents a string": ("gold", '{"2-1": {"numerical_answer": 1, "answer_docs": {"i1": "d1"}}}',
-                                         "question 2-1: answer_docs of incident i1 must be a list"),
-    "part_info a list": ("gold", '{"3-1": {"numerical_answer": 1, "answer_docs": {"i1": ["d1"]}, '
-                                 '"part_info": [1]}}', "question 3-1: part_info must be"),
-    "part_info count negative": ("gold", '{"3-1": {"numerical_answer": 1, "answer_docs": {"i1": ["d1"]}, '
-                                         '"part_info": {"i1": {"num_killed": -1}}}}',
-                                 "question 3-1, incident i1: part_info must be"),
+    "gold answer_docs a list": (
+        "gold",
+        '{"2-1": {"numerical_answer": 1, "answer_docs": ["d1"]}}',
+        "question 2-1: gold answer needs answer_docs as {incident: [documents]}",
+    ),
+    "gold incident documents a string": (
+        "gold",
+        '{"2-1": {"numerical_answer": 1, "answer_docs": {"i1": "d1"}}}',
+        "question 2-1: answer_docs of incident i1 must be a list",
+    ),
+    "part_info a list": (
+        "gold",
+        '{"3-1": {"numerical_answer": 1, "answer_docs": {"i1": ["d1"]}, "part_info": [1]}}',
+        "question 3-1: part_info must be",
+    ),
+    "part_info count negative": (
+        "gold",
+        '{"3-1": {"numerical_answer": 1, "answer_docs": {"i1": ["d1"]}, "part_info": {"i1": {"num_killed": -1}}}}',
+        "question 3-1, incident i1: part_info must be",
+    ),
 }
 
 
@@ -127,8 +175,20 @@ def test_malformed_answers_are_bad_input_naming_the_question(case, tmp_path, cap
 @pytest.mark.parametrize("where", ["a folder", "under a file"])
 def test_an_output_that_cannot_be_a_file_is_bad_input(where, tmp_path, capsys):
     out = tmp_path if where == "a folder" else json_file(tmp_path, "{}", "plain.json") / "a.json"
-    code, err = invoke(["answer", "--system", "baseline", "--docs", conll(tmp_path, DOCUMENT), "--questions",
-                        json_file(tmp_path, {"2-1": QUESTION}, "q.json"), "--out", out], capsys)
+    code, err = invoke(
+        [
+            "answer",
+            "--system",
+            "baseline",
+            "--docs",
+            conll(tmp_path, DOCUMENT),
+            "--questions",
+            json_file(tmp_path, {"2-1": QUESTION}, "q.json"),
+            "--out",
+            out,
+        ],
+        capsys,
+    )
     assert code == 1 and str(out) in err
     assert ("is a folder" if where == "a folder" else "a part of the path is a file") in err
 
@@ -141,19 +201,31 @@ def test_a_truncated_gold_conll_is_bad_input(tmp_path, capsys):
 
 
 def test_a_gold_conll_missing_documents_is_bad_input(tmp_path, capsys):
-    code, err = invoke(["evaluate", "--gold-conll", conll(tmp_path, DOCUMENT, "gold.conll"),
-                        "--system-conll", FIXTURES / "two_docs.conll"], capsys)
+    code, err = invoke(
+        [
+            "evaluate",
+            "--gold-conll",
+            conll(tmp_path, DOCUMENT, "gold.conll"),
+            "--system-conll",
+            FIXTURES / "two_docs.conll",
+        ],
+        capsys,
+    )
     assert code == 1 and "lacks 1 document(s) the other file has (e.g. d2)" in err
 
 
 USAGE_CASES = {
-    "--scheduler not a url": (["build", "--docs", "d.conll", "--store", "s", "--scheduler", "not a url"],
-                              "is not a Dask scheduler address"),
+    "--scheduler not a url": (
+        ["build", "--docs", "d.conll", "--store", "s", "--scheduler", "not a url"],
+        "is not a Dask scheduler address",
+    ),
     "--limit -1": (["incidents", "--store", "s", "--limit", "-1"], "must be at least 0, got -1"),
     "--batch-size 0": (["build", "--docs", "d.conll", "--store", "s", "--batch-size", "0"], "must be at least 1"),
     "--store ftp://": (["sparql", "--store", "ftp://x/y", "ASK {}"], "a store is a folder or an http(s)://"),
-    "SERVICE": (["sparql", "--store", "s", "SELECT * { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }"],
-                "give --allow-service"),
+    "SERVICE": (
+        ["sparql", "--store", "s", "SELECT * { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }"],
+        "give --allow-service",
+    ),
 }
 
 
@@ -168,8 +240,18 @@ def test_bad_usage_exits_2_with_the_subcommands_usage(case, tmp_path, monkeypatc
 
 def test_a_report_folder_that_is_a_file_is_bad_usage(tmp_path, capsys):
     report = json_file(tmp_path, "{}", "report")
-    code, err = invoke(["evaluate", "--gold", json_file(tmp_path, GOLD, "g.json"), "--system",
-                        json_file(tmp_path, SYSTEM, "s.json"), "--report", report], capsys)
+    code, err = invoke(
+        [
+            "evaluate",
+            "--gold",
+            json_file(tmp_path, GOLD, "g.json"),
+            "--system",
+            json_file(tmp_path, SYSTEM, "s.json"),
+            "--report",
+            report,
+        ],
+        capsys,
+    )
     assert code == 2 and "is a file; give a folder" in err
 
 
@@ -188,10 +270,16 @@ def test_read_commands_refuse_a_folder_that_is_no_store(command, tmp_path, capsy
 
 BUILD_CASES = {
     "no documents": ("docs.conll", "just some text\n", "no documents found"),
-    "article DCT 9999": ("docs.jsonl", '{"doc_id": "a", "title": "t", "dct": "9999-01-01", "content": "c"}\n',
-                         "line 1, document a: DCT 9999-01-01 is outside the years"),
-    "article without text": ("docs.jsonl", '{"doc_id": "a", "title": " ", "dct": "2017-01-01", "content": ""}\n',
-                             "line 1, document a: article has no text"),
+    "article DCT 9999": (
+        "docs.jsonl",
+        '{"doc_id": "a", "title": "t", "dct": "9999-01-01", "content": "c"}\n',
+        "line 1, document a: DCT 9999-01-01 is outside the years",
+    ),
+    "article without text": (
+        "docs.jsonl",
+        '{"doc_id": "a", "title": " ", "dct": "2017-01-01", "content": ""}\n',
+        "line 1, document a: article has no text",
+    ),
 }
 
 

@@ -40,8 +40,11 @@ def test_every_subcommand_and_option_is_described():
     for path, sub in _subcommands(parser):
         if not sub.description:
             undescribed.append(" ".join(path))
-        undescribed += [f"{' '.join(path)} {a.option_strings[-1]}" for a in sub._actions
-                        if a.option_strings and a.help in (None, "") and a.dest != "help"]
+        undescribed += [
+            f"{' '.join(path)} {a.option_strings[-1]}"
+            for a in sub._actions
+            if a.option_strings and a.help in (None, "") and a.dest != "help"
+        ]
     assert undescribed == []
 
 
@@ -64,8 +67,16 @@ def test_evaluate_json_keys(tmp_path, capsys):
     system = write(tmp_path / "sys.json", json.dumps({"2-1": {"numerical_answer": 1, "answer_docs": ["d"]}}))
     assert main(["evaluate", "--gold", str(gold), "--system", str(system), "--json"]) == 0
     scores = json.loads(capsys.readouterr().out)
-    for key in ("answered", "accuracy", "accuracy_norm", "rmse", "doc_precision", "doc_recall", "doc_f1",
-                "doc_f1_norm"):
+    for key in (
+        "answered",
+        "accuracy",
+        "accuracy_norm",
+        "rmse",
+        "doc_precision",
+        "doc_recall",
+        "doc_f1",
+        "doc_f1_norm",
+    ):
         assert key in scores
     assert scores["accuracy"] == 100.0 and scores["rmse"] == 0.0
 
@@ -76,8 +87,19 @@ def test_evaluate_coreference_from_conll(tmp_path, fixtures, capsys):
     docs = list(read_documents(fixtures / "two_docs.conll").values())
     write_documents(tmp_path / "g.conll", docs, {"d1": {1: [(1, 1), (11, 11)]}, "d2": {2: [(2, 2)]}})
     write_documents(tmp_path / "s.conll", docs, {"d1": {5: [(1, 1)], 6: [(11, 11)]}, "d2": {2: [(2, 2)]}})
-    assert main(["evaluate", "--gold-conll", str(tmp_path / "g.conll"),
-                 "--system-conll", str(tmp_path / "s.conll"), "--json"]) == 0
+    assert (
+        main(
+            [
+                "evaluate",
+                "--gold-conll",
+                str(tmp_path / "g.conll"),
+                "--system-conll",
+                str(tmp_path / "s.conll"),
+                "--json",
+            ]
+        )
+        == 0
+    )
     scores = json.loads(capsys.readouterr().out)
     assert scores["muc"]["recall"] == 0.0 and scores["bcub"]["precision"] == 100.0
     assert 0 < scores["average"] < 100
@@ -90,8 +112,22 @@ def test_answer_and_run_sample_on_embedded_sample(tmp_path, capsys):
     answers = json.loads((tmp_path / "s2" / "answers.json").read_text())
     questions = json.loads(open("data/sample/s2/questions.json").read())
     assert set(answers) == set(questions)
-    assert main(["evaluate", "--gold", "data/sample/s2/answers.json", "--system", str(tmp_path / "s2" / "answers.json"),
-                 "--report", str(tmp_path / "report"), "--store", str(tmp_path / "store")]) == 0
+    assert (
+        main(
+            [
+                "evaluate",
+                "--gold",
+                "data/sample/s2/answers.json",
+                "--system",
+                str(tmp_path / "s2" / "answers.json"),
+                "--report",
+                str(tmp_path / "report"),
+                "--store",
+                str(tmp_path / "store"),
+            ]
+        )
+        == 0
+    )
     page = (tmp_path / "report" / "index.html").read_text()
     assert re.search(r"<b>[^<]+ \(confidence [01]\.\d\d\)</b>", page)
 

@@ -13,8 +13,15 @@ from kg_count.incidents.incident_graph import incident_graph
 from kg_count.graph.namespaces import KGC
 from kg_count.graph.store import GraphStore
 from kg_count.incidents.materialise import incidents_of
-from kg_count.incidents.confidence import (IncidentModel, count_distribution, match_features, match_probability,
-                                           most_probable, shipped_model, training_settings)
+from kg_count.incidents.confidence import (
+    IncidentModel,
+    count_distribution,
+    match_features,
+    match_probability,
+    most_probable,
+    shipped_model,
+    training_settings,
+)
 from kg_count.training.incident_model import Candidate, label_candidates, question_folds
 from kg_count.io.answers import GoldAnswer
 from kg_count.io.questions import parse_question
@@ -37,8 +44,12 @@ def test_people_counts_weigh_each_incident_and_missed_ones_add():
 
 def test_only_the_best_match_of_a_gold_incident_is_a_positive():
     gold = GoldAnswer(2, {"g1": ["a", "b", "c"], "g2": ["d"]})
-    found = [Candidate("q", "i1", [], 0, ["a", "b"]), Candidate("q", "i2", [], 0, ["c"]),
-             Candidate("q", "i3", [], 0, ["d"]), Candidate("q", "i4", [], 0, ["x"])]
+    found = [
+        Candidate("q", "i1", [], 0, ["a", "b"]),
+        Candidate("q", "i2", [], 0, ["c"]),
+        Candidate("q", "i3", [], 0, ["d"]),
+        Candidate("q", "i4", [], 0, ["x"]),
+    ]
     label_candidates(found, gold)
     assert [c.label for c in found] == [1, 0, 1, 0]
 
@@ -52,11 +63,13 @@ def test_folds_keep_a_state_together_and_a_city_with_its_state():
             raw["participant"] = participant
         return parse_question(qid, raw)
 
-    questions = {"a": question("a", {"state": DBR + "Tennessee"}),
-                 "b": question("b", {"city": MEMPHIS}),
-                 "c": question("c", {"state": DBR + "Ohio"}),
-                 "d": question("d", participant={"full_name": "Marcus Deering"}),
-                 "e": question("e", participant={"last": "Deering"})}
+    questions = {
+        "a": question("a", {"state": DBR + "Tennessee"}),
+        "b": question("b", {"city": MEMPHIS}),
+        "c": question("c", {"state": DBR + "Ohio"}),
+        "d": question("d", participant={"full_name": "Marcus Deering"}),
+        "e": question("e", participant={"last": "Deering"}),
+    }
     folds = question_folds(questions, 2)
     assert folds["a"] == folds["b"] and folds["d"] == folds["e"]
     assert folds["a"] != folds["c"]
@@ -85,18 +98,21 @@ def _answer(tmp_path, reports, **asked):
 
 
 def test_a_follow_up_story_is_not_a_new_incident(tmp_path):
-    shooting = [report("a", title="Man shot dead on Elm Street", dct="2016-03-14"),
-                report("b", title="Victim of Elm Street shooting named", dct="2016-03-15")]
+    shooting = [
+        report("a", title="Man shot dead on Elm Street", dct="2016-03-14"),
+        report("b", title="Victim of Elm Street shooting named", dct="2016-03-15"),
+    ]
     # six weeks later: the sentencing story tells of the same day in the same city
     sentencing = report("c", title="Gunman sentenced for Elm Street killing", dct="2016-04-28")
-    incidents, answer = _answer(tmp_path, shooting + [sentencing], location={"city": MEMPHIS},
-                                time={"month": "03/2016"})
+    incidents, answer = _answer(
+        tmp_path, shooting + [sentencing], location={"city": MEMPHIS}, time={"month": "03/2016"}
+    )
     assert len(incidents) == 1 and answer.numerical_answer == 1 and answer.documents == ["a", "b", "c"]
 
 
 def test_a_lone_story_about_an_incident_weeks_old_is_less_sure_than_a_fresh_one():
-    fresh, = incidents_of([report("a", title="Man shot dead on Elm Street", dct="2016-03-14")])
-    late, = incidents_of([report("c", title="Gunman sentenced for Elm Street killing", dct="2016-04-28")])
+    (fresh,) = incidents_of([report("a", title="Man shot dead on Elm Street", dct="2016-03-14")])
+    (late,) = incidents_of([report("c", title="Gunman sentenced for Elm Street killing", dct="2016-04-28")])
     assert "dct_gap:31-366" in late.evidence and late.confidence < fresh.confidence
 
 
@@ -105,8 +121,9 @@ def test_a_name_carried_only_by_a_reporter_weighs_less_than_a_victim_name():
     # on people marked "other" are right on test-dev), so a reporter's name lowers the probability
     # without ruling the incident out.
     model = shipped_model()
-    question = parse_question("q", {"subtask": 2, "event_type": "killing", "participant": {"last": "Smith"},
-                                    "time": {"year": "2016"}})
+    question = parse_question(
+        "q", {"subtask": 2, "event_type": "killing", "participant": {"last": "Smith"}, "time": {"year": "2016"}}
+    )
     fit = {}
     for role in ("other", "victim"):
         features = match_features(question, dt.date(2016, 3, 14), "day", "text", 1, 0, {role})

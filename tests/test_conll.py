@@ -23,14 +23,17 @@ def test_reads_documents_with_ids_dct_parts_and_layout_tokens(fixtures):
     assert len(d1.sentences()) == 3
 
 
-@pytest.mark.parametrize("body, message, line", [
-    ("d1.t1.1\tMan\tTITLE\n#end document\n", "expected 4 tab-separated columns, found 3", 3),
-    ("d1.t1.1\tMan\tBODY\t-\n#end document\n", "is in 'BODY', its id says TITLE", 3),
-    ("d9.t1.1\tMan\tTITLE\t-\n#end document\n", "is not of the form d1.(t|b)SENT.TOK", 3),
-    ("#end document\n", "document has no tokens", 1),
-    ("d1.t1.1\tMan\tTITLE\t-\n", "file ends inside document d1", None),
-    ("d1.t1.1\tMan\tTITLE\t-\n#begin document (d2);\n", "document d1 (line 1) has no '#end document'", 4),
-])
+@pytest.mark.parametrize(
+    "body, message, line",
+    [
+        ("d1.t1.1\tMan\tTITLE\n#end document\n", "expected 4 tab-separated columns, found 3", 3),
+        ("d1.t1.1\tMan\tBODY\t-\n#end document\n", "is in 'BODY', its id says TITLE", 3),
+        ("d9.t1.1\tMan\tTITLE\t-\n#end document\n", "is not of the form d1.(t|b)SENT.TOK", 3),
+        ("#end document\n", "document has no tokens", 1),
+        ("d1.t1.1\tMan\tTITLE\t-\n", "file ends inside document d1", None),
+        ("d1.t1.1\tMan\tTITLE\t-\n#begin document (d2);\n", "document d1 (line 1) has no '#end document'", 4),
+    ],
+)
 def test_malformed_documents_name_file_and_line(tmp_path, body, message, line):
     path = write(tmp_path / "bad.conll", VALID_HEAD + body)
     with pytest.raises(InputError) as error:

@@ -70,6 +70,7 @@ def test_blanc_counts_match_listing_every_link():
 
     generator = random.Random(7)
     for _ in range(50):
+
         def partition(mentions):
             groups: dict[int, set] = {}
             for m in mentions:

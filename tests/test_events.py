@@ -11,18 +11,21 @@ def typed(text: str) -> list[tuple[str, str | None, str | None]]:
     return [(m.lemma, m.frame, m.event_type) for m in find_event_mentions(annotated(text))]
 
 
-@pytest.mark.parametrize("text, lemma, frame, event_type", [
-    ("The suspect fired a gun at the officers .", "fire", "Shoot_projectiles", None),
-    ("The team fired the coach on Monday .", "fire", "Firing", "job_firing"),
-    ("He was fired from his job at the bank .", "fire", "Firing", "job_firing"),
-    ("The fire spread to two homes .", "fire", "Fire_burning", "fire_burning"),
-    ("A man was shot in the leg .", "shoot", "Shoot_projectiles", "injuring"),
-    ("A man was shot dead on Friday .", "shoot", "Shoot_projectiles", "killing"),
-    ("A woman was fatally shot on Main Street .", "shoot", "Shoot_projectiles", "killing"),
-    ("The company will lay off 300 workers .", "lay off", "Firing", "job_firing"),
-    ("Two people were murdered in their home .", "murder", "Killing", "killing"),
-    ("Three people were wounded .", "wound", "Cause_harm", "injuring"),
-])
+@pytest.mark.parametrize(
+    "text, lemma, frame, event_type",
+    [
+        ("The suspect fired a gun at the officers .", "fire", "Shoot_projectiles", None),
+        ("The team fired the coach on Monday .", "fire", "Firing", "job_firing"),
+        ("He was fired from his job at the bank .", "fire", "Firing", "job_firing"),
+        ("The fire spread to two homes .", "fire", "Fire_burning", "fire_burning"),
+        ("A man was shot in the leg .", "shoot", "Shoot_projectiles", "injuring"),
+        ("A man was shot dead on Friday .", "shoot", "Shoot_projectiles", "killing"),
+        ("A woman was fatally shot on Main Street .", "shoot", "Shoot_projectiles", "killing"),
+        ("The company will lay off 300 workers .", "lay off", "Firing", "job_firing"),
+        ("Two people were murdered in their home .", "murder", "Killing", "killing"),
+        ("Three people were wounded .", "wound", "Cause_harm", "injuring"),
+    ],
+)
 def test_types_in_context(text, lemma, frame, event_type):
     assert (lemma, frame, event_type) in typed(text)
 

@@ -20,26 +20,47 @@ def body_start(doc) -> int:
 
 
 def test_date_candidates_are_stated_days_and_the_days_before_the_dct():
-    doc = annotated("A man was shot Monday night on Main Street . | He will appear in court on Jan. 30 .",
-                    title="Man shot")
+    doc = annotated(
+        "A man was shot Monday night on Main Street . | He will appear in court on Jan. 30 .", title="Man shot"
+    )
     times = find_time_mentions(doc.doc, DCT)
     typed = [e for e in find_event_mentions(doc) if e.event_type]
     events = {e.sentence for e in typed}
     rule = incident_date(times, events, DCT)
-    candidates = {c.value: c.features for c in date_candidates(doc.doc, times, events, DCT, body_start(doc), rule,
-                                                               {e.start: e.event_type for e in typed})}
+    candidates = {
+        c.value: c.features
+        for c in date_candidates(
+            doc.doc, times, events, DCT, body_start(doc), rule, {e.start: e.event_type for e in typed}
+        )
+    }
     # the DCT and three days before it; "Jan. 30" resolves to the last one before the DCT
-    assert set(candidates) == {dt.date(2017, 1, 23), DCT, dt.date(2017, 1, 24), dt.date(2017, 1, 22),
-                               dt.date(2016, 1, 30)}
+    assert set(candidates) == {
+        dt.date(2017, 1, 23),
+        DCT,
+        dt.date(2017, 1, 24),
+        dt.date(2017, 1, 22),
+        dt.date(2016, 1, 30),
+    }
     monday = candidates[dt.date(2017, 1, 23)]
-    assert {"stated", "event_sentence", "kind:weekday", "latest", "rule", "first_stated", "dct-2",
-            "governor:injuring"} <= monday
+    assert {
+        "stated",
+        "event_sentence",
+        "kind:weekday",
+        "latest",
+        "rule",
+        "first_stated",
+        "dct-2",
+        "governor:injuring",
+    } <= monday
     assert {"unstated", "dct-0", "before_dct:<=0"} <= candidates[DCT]
 
 
 def test_place_candidates_keep_the_dateline_and_later_cities():
-    doc = annotated("SPRINGFIELD , Ill. — A man was shot dead Friday night . | "
-                    "His family drove from Peoria , Ill. , to the hospital .", title="Man shot dead")
+    doc = annotated(
+        "SPRINGFIELD , Ill. — A man was shot dead Friday night . | "
+        "His family drove from Peoria , Ill. , to the hospital .",
+        title="Man shot dead",
+    )
     places = place_candidates(doc.doc, body_start(doc), {1})
     cities = {c.value: c.features for c in places.cities}
     states = {c.value: c.features for c in places.states}
@@ -54,8 +75,11 @@ def test_place_candidates_keep_the_dateline_and_later_cities():
 
 
 def test_count_candidates_include_stated_numbers_and_shot_less_killed():
-    doc = annotated("Four people were shot , and one of them died , police said . | "
-                    "Two men were killed and three others were wounded on Friday .", title="Shooting")
+    doc = annotated(
+        "Four people were shot , and one of them died , police said . | "
+        "Two men were killed and three others were wounded on Friday .",
+        title="Shooting",
+    )
     events = find_event_mentions(doc)
     statements = count_statements(doc.doc, events)
     killed = {c.value: c.features for c in count_candidates("killed", statements, 0, 2, 0)}
@@ -66,8 +90,10 @@ def test_count_candidates_include_stated_numbers_and_shot_less_killed():
 
 
 def test_harm_words_and_follow_up_features_read_title_and_lead():
-    doc = annotated("A man was sentenced Tuesday for the shooting death of his neighbor . | The trial lasted a week .",
-                    title="Man sentenced in fatal shooting")
+    doc = annotated(
+        "A man was sentenced Tuesday for the shooting death of his neighbor . | The trial lasted a week .",
+        title="Man sentenced in fatal shooting",
+    )
     start = body_start(doc)
     assert {"title:shooting", "title:fatal", "lead:death"} <= harm_words(doc.doc, start)
     features = follow_up_features(doc.doc, start, find_time_mentions(doc.doc, DCT), DCT)

@@ -24,32 +24,43 @@ def record(body: str, title: str = ""):
 
 
 def test_a_trial_story_does_not_take_its_own_date_for_the_incident():
-    trial = record("A Memphis man was sentenced Tuesday to 20 years in prison for the shooting death of John Smith . | "
-                   "Smith , 24 , was shot and killed on Dec. 3 outside a bar on Main Street .",
-                   title="Man sentenced to 20 years in fatal shooting")
+    trial = record(
+        "A Memphis man was sentenced Tuesday to 20 years in prison for the shooting death of John Smith . | "
+        "Smith , 24 , was shot and killed on Dec. 3 outside a bar on Main Street .",
+        title="Man sentenced to 20 years in fatal shooting",
+    )
     assert trial.incident_date == dt.date(2016, 12, 3)
     assert trial.follow_up > 0.5
 
 
 def test_an_incident_report_is_not_a_follow_up_and_keeps_its_date():
-    report = record("A man was shot and killed Monday night outside a bar on Main Street , police said . | "
-                    "Officers found him on the sidewalk .", title="Man shot dead outside bar")
+    report = record(
+        "A man was shot and killed Monday night outside a bar on Main Street , police said . | "
+        "Officers found him on the sidewalk .",
+        title="Man shot dead outside bar",
+    )
     assert report.incident_date == dt.date(2017, 1, 23)
     assert report.follow_up < 0.5
 
 
 def test_the_dateline_city_beats_a_city_named_later():
-    report = record("SPRINGFIELD , Ill. — A man was shot dead Friday night on the east side . | "
-                    "His family drove from Peoria , Ill. , to the hospital .", title="Man shot dead")
+    report = record(
+        "SPRINGFIELD , Ill. — A man was shot dead Friday night on the east side . | "
+        "His family drove from Peoria , Ill. , to the hospital .",
+        title="Man shot dead",
+    )
     assert (report.city, report.state) == ("Springfield", "IL")
     assert report.city_iri == "http://dbpedia.org/resource/Springfield,_Illinois"
 
 
-@pytest.mark.parametrize("body, killed, injured", [
-    ("Two men were killed and three others were wounded in a shooting on Friday .", 2, 3),
-    ("A woman was shot in the arm on Saturday , police said .", 0, 1),
-    ("A man was shot and killed Sunday night .", 1, 0),
-])
+@pytest.mark.parametrize(
+    "body, killed, injured",
+    [
+        ("Two men were killed and three others were wounded in a shooting on Friday .", 2, 3),
+        ("A woman was shot in the arm on Saturday , police said .", 0, 1),
+        ("A man was shot and killed Sunday night .", 1, 0),
+    ],
+)
 def test_counts(body, killed, injured):
     report = record(body)
     assert (report.killed, report.injured) == (killed, injured)
@@ -79,8 +90,15 @@ def test_a_broken_model_file_is_a_setup_error_naming_it():
 INCIDENTS = [
     ("1", "March 4, 2016", "Ohio", "Dayton", 1, 0, "Dayton , Ohio — A man was shot and killed Friday night ."),
     ("2", "June 11, 2016", "Texas", "Waco", 0, 2, "WACO , Texas — Two women were wounded in a shooting Saturday ."),
-    ("3", "May 2, 2016", "Iowa", "Ames", 2, 1,
-     "AMES , Iowa — Two men were killed and a third was wounded Monday in a shooting ."),
+    (
+        "3",
+        "May 2, 2016",
+        "Iowa",
+        "Ames",
+        2,
+        1,
+        "AMES , Iowa — Two men were killed and a third was wounded Monday in a shooting .",
+    ),
     ("4", "April 5, 2016", "Utah", "Provo", 0, 1, "PROVO , Utah — A teen was shot in the leg on Tuesday ."),
 ]
 
@@ -90,12 +108,28 @@ def gva(tmp_path_factory):
     folder = tmp_path_factory.mktemp("gva")
     incidents, articles = [], []
     for incident_id, date, state, city, killed, injured, text in INCIDENTS:
-        incidents.append({"incident_uri": incident_id, "date": date, "state": state, "city_or_county": city,
-                          "num_killed": killed, "num_injured": injured, "participants": []})
+        incidents.append(
+            {
+                "incident_uri": incident_id,
+                "date": date,
+                "state": state,
+                "city_or_county": city,
+                "num_killed": killed,
+                "num_injured": injured,
+                "participants": [],
+            }
+        )
         day = dt.datetime.strptime(date, "%B %d, %Y").date()
         for n in range(2):
-            articles.append({"incident_id": incident_id, "doc_id": f"a{incident_id}-{n}", "title": "Shooting",
-                             "dct": (day + dt.timedelta(days=1 + n)).isoformat(), "content": text})
+            articles.append(
+                {
+                    "incident_id": incident_id,
+                    "doc_id": f"a{incident_id}-{n}",
+                    "title": "Shooting",
+                    "dct": (day + dt.timedelta(days=1 + n)).isoformat(),
+                    "content": text,
+                }
+            )
     (folder / "incidents.jsonl").write_text("".join(json.dumps(i) + "\n" for i in incidents))
     (folder / "articles.jsonl").write_text("".join(json.dumps(a) + "\n" for a in articles))
     return folder
@@ -110,8 +144,12 @@ def test_training_on_a_gva_folder_learns_its_values(gva, tmp_path):
 
     for item in items:
         choice = choose(models, item.candidates)
-        assert (choice.date.date, choice.place.city, choice.killed, choice.injured) == \
-            (item.gold.date, item.gold.city, item.gold.killed, item.gold.injured)
+        assert (choice.date.date, choice.place.city, choice.killed, choice.injured) == (
+            item.gold.date,
+            item.gold.city,
+            item.gold.killed,
+            item.gold.injured,
+        )
 
 
 def test_cross_validation_keeps_each_incident_in_one_fold(gva):

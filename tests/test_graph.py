@@ -39,8 +39,9 @@ def test_shapes_reject_a_broken_graph(records):
     event = next(graph.subjects(KGC.reportedIn, None))
     graph.add((event, KGC.killedCount, Literal(-1)))
     shapes = Graph().parse(ONTOLOGY / "shapes.ttl")
-    conforms, _, _ = pyshacl.validate(graph, shacl_graph=shapes, ont_graph=Graph().parse(ONTOLOGY / "kg_count.ttl"),
-                                      inference="rdfs")
+    conforms, _, _ = pyshacl.validate(
+        graph, shacl_graph=shapes, ont_graph=Graph().parse(ONTOLOGY / "kg_count.ttl"), inference="rdfs"
+    )
     assert not conforms
 
 
@@ -79,8 +80,10 @@ def test_build_resume_dump_sparql_extract_from_the_cli(tmp_path, capsys):
     assert main(["dump", "--store", str(store), "--doc", documents[0].doc_id]) == 0
     turtle = capsys.readouterr().out
     assert Graph().parse(data=turtle, format="turtle")
-    assert main(["sparql", "--store", str(store), "--format", "csv",
-                 "SELECT ?id WHERE { ?d kgc:docId ?id } ORDER BY ?id"]) == 0
+    assert (
+        main(["sparql", "--store", str(store), "--format", "csv", "SELECT ?id WHERE { ?d kgc:docId ?id } ORDER BY ?id"])
+        == 0
+    )
     assert capsys.readouterr().out.splitlines()[1:] == sorted(d.doc_id for d in documents)
     assert main(["dump", "--store", str(store), "--doc", "nope"]) == 1
     assert main(["sparql", "--store", str(store), "SELECT WHERE {"]) == 1
@@ -90,5 +93,6 @@ def test_build_resume_dump_sparql_extract_from_the_cli(tmp_path, capsys):
 
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [line["doc_id"] for line in lines] == [d.doc_id for d in documents]
-    assert {"event_types", "incident_date", "city", "state", "killed", "injured", "fired",
-            "participants"} <= set(lines[0])
+    assert {"event_types", "incident_date", "city", "state", "killed", "injured", "fired", "participants"} <= set(
+        lines[0]
+    )

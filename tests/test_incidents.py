@@ -20,12 +20,38 @@ def person(full, role="victim", status="killed", age=None):
     return ReportedPerson(full, first, last, age, role, status)
 
 
-def report(doc_id, date="2016-03-14", certainty="text", city=MEMPHIS, state=TENNESSEE, killed=1, injured=0,
-           people=(), types=("killing",), title="", dct=None, granularity="day"):
+def report(
+    doc_id,
+    date="2016-03-14",
+    certainty="text",
+    city=MEMPHIS,
+    state=TENNESSEE,
+    killed=1,
+    injured=0,
+    people=(),
+    types=("killing",),
+    title="",
+    dct=None,
+    granularity="day",
+):
     day = dt.date.fromisoformat(date)
     label = city.rsplit("/", 1)[-1].split(",")[0] if city else None
-    return Report(doc_id, dt.date.fromisoformat(dct) if dct else day, title, set(types), day, granularity, certainty,
-                  city, label, state, killed, injured, 0, list(people))
+    return Report(
+        doc_id,
+        dt.date.fromisoformat(dct) if dct else day,
+        title,
+        set(types),
+        day,
+        granularity,
+        certainty,
+        city,
+        label,
+        state,
+        killed,
+        injured,
+        0,
+        list(people),
+    )
 
 
 def test_same_city_and_day_merge_with_reasons():
@@ -86,9 +112,12 @@ def test_clusters_are_consistent_as_a_whole():
 
 
 def test_two_incidents_same_city_same_week_stay_apart():
-    reports = [report("a1", people=[person("Marcus Deering")]), report("a2", people=[person("Marcus Deering")]),
-               report("b1", date="2016-03-16", people=[person("Tyrone Walker")]),
-               report("b2", date="2016-03-16", people=[person("T. Walker")])]
+    reports = [
+        report("a1", people=[person("Marcus Deering")]),
+        report("a2", people=[person("Marcus Deering")]),
+        report("b1", date="2016-03-16", people=[person("Tyrone Walker")]),
+        report("b2", date="2016-03-16", people=[person("T. Walker")]),
+    ]
     groups = sorted(sorted(r.doc_id for r in c.reports) for c in cluster_reports(reports))
     assert groups == [["a1", "a2"], ["b1", "b2"]]
 
@@ -134,11 +163,18 @@ def test_incident_graph_satisfies_the_shacl_shapes():
     from kg_count.incidents.materialise import incidents_of
 
     ontology = Path(__file__).resolve().parents[1] / "ontology"
-    reports = [report("a", people=[person("Marcus Deering")]), report("b", people=[person("M. Deering")]),
-               report("c", city=None, state=None, types=("fire_burning",))]
+    reports = [
+        report("a", people=[person("Marcus Deering")]),
+        report("b", people=[person("M. Deering")]),
+        report("c", city=None, state=None, types=("fire_burning",)),
+    ]
     graph = incident_graph(incidents_of(reports))
-    conforms, _, text = pyshacl.validate(graph, shacl_graph=Graph().parse(ontology / "shapes.ttl"),
-                                         ont_graph=Graph().parse(ontology / "kg_count.ttl"), inference="rdfs")
+    conforms, _, text = pyshacl.validate(
+        graph,
+        shacl_graph=Graph().parse(ontology / "shapes.ttl"),
+        ont_graph=Graph().parse(ontology / "kg_count.ttl"),
+        inference="rdfs",
+    )
     assert conforms, text
 
 
@@ -158,10 +194,19 @@ def test_a_group_never_takes_a_report_that_conflicts_with_any_member():
 
 
 def test_a_follow_up_story_joins_its_incident_through_a_shared_victim_name():
-    shooting = report("shooting", date="2016-03-14", people=[person("Marcus Deering")],
-                      title="Marcus Deering shot dead outside Memphis store")
-    trial = report("trial", date="2016-05-02", dct="2016-05-02", title="Trial opens in killing of Marcus Deering",
-                   people=[person("Marcus Deering"), person("Carl Jones", "suspect", "unharmed")])
+    shooting = report(
+        "shooting",
+        date="2016-03-14",
+        people=[person("Marcus Deering")],
+        title="Marcus Deering shot dead outside Memphis store",
+    )
+    trial = report(
+        "trial",
+        date="2016-05-02",
+        dct="2016-05-02",
+        title="Trial opens in killing of Marcus Deering",
+        people=[person("Marcus Deering"), person("Carl Jones", "suspect", "unharmed")],
+    )
     assert hard_conflict(shooting, trial) is None  # seven weeks apart, bridged by the shared name
     [cluster] = cluster_reports([shooting, trial])
     assert [r.doc_id for r in cluster.reports] == ["shooting", "trial"]
@@ -171,10 +216,18 @@ def test_a_follow_up_story_joins_its_incident_through_a_shared_victim_name():
 
 
 def test_two_reports_of_one_shooting_in_other_words_merge_by_the_learned_model():
-    a = report("a", killed=2, injured=1, title="Two killed, one hurt in shooting at Riverside Park cookout",
-               dct="2016-03-14")
-    b = report("b", killed=2, injured=1, date="2016-03-13", certainty="dct", dct="2016-03-15",
-               title="Gunfire erupts at Riverside Park family gathering, leaving 2 dead")
+    a = report(
+        "a", killed=2, injured=1, title="Two killed, one hurt in shooting at Riverside Park cookout", dct="2016-03-14"
+    )
+    b = report(
+        "b",
+        killed=2,
+        injured=1,
+        date="2016-03-13",
+        certainty="dct",
+        dct="2016-03-15",
+        title="Gunfire erupts at Riverside Park family gathering, leaving 2 dead",
+    )
     [cluster] = cluster_reports([a, b])
     [merge] = cluster.merges
     model = shipped_coreference_model()
@@ -186,8 +239,13 @@ def test_two_reports_of_one_shooting_in_other_words_merge_by_the_learned_model()
 
 def test_reports_of_other_states_never_merge_whatever_else_agrees():
     a = report("a", title="Man shot dead outside store", people=[person("Marcus Deering")])
-    b = report("b", title="Man killed in shooting, police say", people=[person("Marcus Deering")],
-               city=DBR + "Columbus,_Ohio", state=OHIO)
+    b = report(
+        "b",
+        title="Man killed in shooting, police say",
+        people=[person("Marcus Deering")],
+        city=DBR + "Columbus,_Ohio",
+        state=OHIO,
+    )
     strong = CoreferenceModel({}, 20.0, 0.5, group_threshold=0.5)  # would merge any pair it is asked about
     assert hard_conflict(a, b) == "states differ"
     assert len(cluster_reports([a, b], strong)) == 2
@@ -202,8 +260,10 @@ def test_merge_reasons_reach_the_incident_graph():
     from kg_count.incidents.materialise import incidents_of
     from kg_count.graph.namespaces import KGC
 
-    reports = [report("a", people=[person("Marcus Deering")], title="Marcus Deering killed in Memphis"),
-               report("b", people=[person("M. Deering")], title="Police name Memphis shooting victim Marcus Deering")]
+    reports = [
+        report("a", people=[person("Marcus Deering")], title="Marcus Deering killed in Memphis"),
+        report("b", people=[person("M. Deering")], title="Police name Memphis shooting victim Marcus Deering"),
+    ]
     [incident] = incidents_of(reports)
     reasons = [str(r) for r in incident_graph([incident]).objects(None, KGC.mergeReason)]
     assert len(reasons) == 1 and reasons[0].startswith("a + b (") and "names:shared" in reasons[0]

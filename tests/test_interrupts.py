@@ -18,10 +18,12 @@ def kg_count(*args) -> list[str]:
 
 
 def test_ctrl_c_stops_a_build_which_then_resumes(tmp_path):
-    write_documents(tmp_path / "docs.conll",
-                    [d for _, d in zip(range(DOCUMENTS), iter_documents(SAMPLE / "docs.conll"))])
-    build = kg_count("build", "--docs", tmp_path / "docs.conll", "--store", tmp_path / "store", "--batch-size", "1",
-                     "--no-cache")
+    write_documents(
+        tmp_path / "docs.conll", [d for _, d in zip(range(DOCUMENTS), iter_documents(SAMPLE / "docs.conll"))]
+    )
+    build = kg_count(
+        "build", "--docs", tmp_path / "docs.conll", "--store", tmp_path / "store", "--batch-size", "1", "--no-cache"
+    )
     env = {**os.environ, "KG_COUNT_PROGRESS": "1"}
     process = subprocess.Popen(build, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     seen = bytearray()

@@ -34,8 +34,9 @@ def imported_modules(path: Path) -> set[str]:
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("kg_count"):
-            found |= {f"{node.module}.{alias.name}" if node.module == "kg_count" else node.module
-                      for alias in node.names}
+            found |= {
+                f"{node.module}.{alias.name}" if node.module == "kg_count" else node.module for alias in node.names
+            }
         elif isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names if alias.name.startswith("kg_count")}
     return found

@@ -15,13 +15,16 @@ def read(body: str, title: str = ""):
     return people, stated_counts(doc.doc, events, people)
 
 
-@pytest.mark.parametrize("body, killed, injured, fired", [
-    ("Two men were killed and a third person was wounded on Friday .", 2, 1, 0),
-    ("One person is dead and four others injured after a shooting .", 1, 4, 0),
-    ("A man was shot in the leg .", 0, 1, 0),
-    ("The company will lay off three employees .", 0, 0, 3),
-    ("A man and a woman were killed Sunday .", 2, 0, 0),
-])
+@pytest.mark.parametrize(
+    "body, killed, injured, fired",
+    [
+        ("Two men were killed and a third person was wounded on Friday .", 2, 1, 0),
+        ("One person is dead and four others injured after a shooting .", 1, 4, 0),
+        ("A man was shot in the leg .", 0, 1, 0),
+        ("The company will lay off three employees .", 0, 0, 3),
+        ("A man and a woman were killed Sunday .", 2, 0, 0),
+    ],
+)
 def test_stated_counts(body, killed, injured, fired):
     _, counts = read(body)
     assert (counts.killed, counts.injured, counts.fired) == (killed, injured, fired)
@@ -51,12 +54,15 @@ def test_numbers():
     assert [parse_number(t) for t in ("3", "three", "twenty-one", "1,200", "a")] == [3, 3, 21, 1200, None]
 
 
-@pytest.mark.parametrize("body, name", [
-    ("Officer John Carter arrested the suspect after Mark Jones was shot dead on Friday .", "John Carter"),
-    ("His mother , Linda Brown , watched as police arrested the suspect who shot him .", "Linda Brown"),
-    ("Reporter Sarah Miller saw police arrest a man after the shooting .", "Sarah Miller"),
-    ("According to Sgt. Amy Lee , the suspect was charged with murder .", "Amy Lee"),
-])
+@pytest.mark.parametrize(
+    "body, name",
+    [
+        ("Officer John Carter arrested the suspect after Mark Jones was shot dead on Friday .", "John Carter"),
+        ("His mother , Linda Brown , watched as police arrested the suspect who shot him .", "Linda Brown"),
+        ("Reporter Sarah Miller saw police arrest a man after the shooting .", "Sarah Miller"),
+        ("According to Sgt. Amy Lee , the suspect was charged with murder .", "Amy Lee"),
+    ],
+)
 def test_reporters_officials_and_relatives_are_neither_victims_nor_suspects(body, name):
     people, _ = read(body)
     roles = {p.full_name: p.role for p in people}
@@ -77,17 +83,21 @@ def test_a_reporters_name_does_not_answer_a_participant_question(tmp_path):
     from kg_count.io.questions import parse_question
     from tests.nlp_helpers import document
 
-    article = document("Reporter Sarah Miller saw police arrest a man after Mark Jones was shot dead on Friday "
-                       "in Memphis , Tennessee . | Jones , 24 , died at the scene .",
-                       title="Man shot dead in Memphis", dct="2017-01-25")
+    article = document(
+        "Reporter Sarah Miller saw police arrest a man after Mark Jones was shot dead on Friday "
+        "in Memphis , Tennessee . | Jones , 24 , died at the scene .",
+        title="Man shot dead in Memphis",
+        dct="2017-01-25",
+    )
     write_documents(tmp_path / "docs.conll", [article])
     build_store(tmp_path / "docs.conll", tmp_path / "store")
     with GraphStore(tmp_path / "store") as store:
         ensure_incidents(store)
 
         def count(last: str) -> int:
-            question = parse_question("q", {"subtask": 2, "event_type": "killing", "participant": {"last": last},
-                                            "time": {"year": "2017"}})
+            question = parse_question(
+                "q", {"subtask": 2, "event_type": "killing", "participant": {"last": last}, "time": {"year": "2017"}}
+            )
             return answer_task_question(store, question).numerical_answer
 
         assert (count("Jones"), count("Miller")) == (1, 0)

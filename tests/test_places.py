@@ -7,13 +7,16 @@ from kg_count.nlp.places import city_state_pairs, dateline, find_place, state_vo
 from tests.nlp_helpers import annotated
 
 
-@pytest.mark.parametrize("words, city, state", [
-    ("GAINESVILLE , Fla. — A man", "Gainesville", "FL"),
-    ("HEATH , OH ( WCMH ) — An", "Heath", "OH"),
-    ("COLUMBUS , Miss. ( AP ) — Police", "Columbus", "MS"),
-    ("WILMINGTON , N.C. — A fire", "Wilmington", "NC"),
-    ("PITTSBURGH ( KDKA ) — Investigators", "Pittsburgh", None),
-])
+@pytest.mark.parametrize(
+    "words, city, state",
+    [
+        ("GAINESVILLE , Fla. — A man", "Gainesville", "FL"),
+        ("HEATH , OH ( WCMH ) — An", "Heath", "OH"),
+        ("COLUMBUS , Miss. ( AP ) — Police", "Columbus", "MS"),
+        ("WILMINGTON , N.C. — A fire", "Wilmington", "NC"),
+        ("PITTSBURGH ( KDKA ) — Investigators", "Pittsburgh", None),
+    ],
+)
 def test_datelines(words, city, state):
     place = dateline(words.split())
     assert (place.city, place.state) == (city, state)
@@ -42,8 +45,10 @@ def test_city_state_pairs():
 def test_find_place_in_a_document():
     doc = annotated("MEMPHIS , Tenn. — Two men were shot Sunday .", title="Two shot in Memphis")
     place = find_place(doc.doc, body_start=4)
-    assert (place.city_iri, place.state_iri) == ("http://dbpedia.org/resource/Memphis,_Tennessee",
-                                                 "http://dbpedia.org/resource/Tennessee")
+    assert (place.city_iri, place.state_iri) == (
+        "http://dbpedia.org/resource/Memphis,_Tennessee",
+        "http://dbpedia.org/resource/Tennessee",
+    )
 
 
 def test_common_words_in_title_case_are_not_places():

@@ -17,8 +17,10 @@ from kg_count.qa.readers import EsterQuestion, TorqueQuestion, read_ester, read_
 from kg_count.qa.scoring import ester_question_scores, set_f1, torque_question_scores, torque_scores
 from tests.conftest import SHARED_DATA
 
-PASSAGE = ("The police arrested the man after he shot two people outside a bar on Friday. He did not resist. "
-           "He will appear in court next week, and prosecutors may seek a long sentence.")
+PASSAGE = (
+    "The police arrested the man after he shot two people outside a bar on Friday. He did not resist. "
+    "He will appear in court next week, and prosecutors may seek a long sentence."
+)
 
 
 def span(word: str, text: str = PASSAGE) -> tuple[int, int]:
@@ -32,30 +34,50 @@ def torque_passage():
 
 
 def torque_file(tmp_path: Path) -> Path:
-    data = {"p1": {"passage": PASSAGE, "events": [], "question_answer_pairs": {
-        "What happened before the police arrested the man?": {
-            "answer": {"indices": [f"({span('shot')[0]},{span('shot')[1]})"], "spans": ["shot"]},
-            "individual_answers": [{"indices": [f"({span('shot')[0]},{span('shot')[1]})"]}, {"indices": []}],
-            "cluster_id": "1", "is_default_question": False},
-        "What events have already finished?": {"answer": {"indices": [], "spans": []}, "cluster_id": "0",
-                                               "is_default_question": True}}}}
+    data = {
+        "p1": {
+            "passage": PASSAGE,
+            "events": [],
+            "question_answer_pairs": {
+                "What happened before the police arrested the man?": {
+                    "answer": {"indices": [f"({span('shot')[0]},{span('shot')[1]})"], "spans": ["shot"]},
+                    "individual_answers": [{"indices": [f"({span('shot')[0]},{span('shot')[1]})"]}, {"indices": []}],
+                    "cluster_id": "1",
+                    "is_default_question": False,
+                },
+                "What events have already finished?": {
+                    "answer": {"indices": [], "spans": []},
+                    "cluster_id": "0",
+                    "is_default_question": True,
+                },
+            },
+        }
+    }
     path = tmp_path / "torque.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
 
 
 def ester_file(tmp_path: Path) -> Path:
-    data = [{"context": PASSAGE, "question": "Why did the police arrest the man?", "type": "Causal",
-             "answer_texts": ["he shot two people"], "answer_indices": [f"({span('he shot two people')[0]},"
-                                                                        f"{span('he shot two people')[1]})"],
-             "events": [], "original_events": [{"answer": {"indices": [f"({span('shot')[0]},{span('shot')[1]})"],
-                                                           "spans": ["shot"]}}], "passageID": "7"}]
+    data = [
+        {
+            "context": PASSAGE,
+            "question": "Why did the police arrest the man?",
+            "type": "Causal",
+            "answer_texts": ["he shot two people"],
+            "answer_indices": [f"({span('he shot two people')[0]},{span('he shot two people')[1]})"],
+            "events": [],
+            "original_events": [{"answer": {"indices": [f"({span('shot')[0]},{span('shot')[1]})"], "spans": ["shot"]}}],
+            "passageID": "7",
+        }
+    ]
     path = tmp_path / "ester.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
 
 
 # Readers
+
 
 def test_read_torque_gives_each_annotators_answer(tmp_path):
     questions = read_torque(torque_file(tmp_path))
@@ -72,11 +94,26 @@ def test_read_ester_derives_gold_triggers_from_the_passage_annotation(tmp_path):
 
 def test_read_ester_released_shape(tmp_path):
     path = tmp_path / "test.json"
-    path.write_text(json.dumps([{"context": PASSAGE, "question": "Why did the police arrest the man?",
-                                 "type": "Causal", "question_event": "arrested", "events": ["shot"],
-                                 "original_events": {"spans": ["arrested", "shot"],
-                                                     "indices": [f"({span('arrested')[0]},{span('arrested')[1]})",
-                                                                 f"({span('shot')[0]},{span('shot')[1]})"]}}]))
+    path.write_text(
+        json.dumps(
+            [
+                {
+                    "context": PASSAGE,
+                    "question": "Why did the police arrest the man?",
+                    "type": "Causal",
+                    "question_event": "arrested",
+                    "events": ["shot"],
+                    "original_events": {
+                        "spans": ["arrested", "shot"],
+                        "indices": [
+                            f"({span('arrested')[0]},{span('arrested')[1]})",
+                            f"({span('shot')[0]},{span('shot')[1]})",
+                        ],
+                    },
+                }
+            ]
+        )
+    )
     [question] = read_ester(path)
     assert question.gold_triggers == ("shot",) and question.gold_trigger_spans == (span("shot"),)
     assert question.passage_triggers == tuple(sorted([span("arrested"), span("shot")]))
@@ -84,15 +121,18 @@ def test_read_ester_released_shape(tmp_path):
     assert ester_question_scores(["he shot two people"], question) == {"hit1": 1.0}
 
 
-@pytest.mark.parametrize("item, message", [
-    ("not an object", "not an object"),
-    ({"question": "Why?"}, "missing field 'context'"),
-    ({"context": "x y", "question": "Why?", "events": "shot"}, "events is not a list"),
-    ({"context": "x y", "question": "Why?", "original_events": "shot"}, "neither a list nor an object"),
-    ({"context": "x y", "question": "Why?", "original_events": [{"answer": ["x"]}]}, "original_events entry"),
-    ({"context": "x y", "question": "Why?", "original_events": {"indices": ["(0,9)"]}}, "outside the context"),
-    ({"context": "x y", "question": "Why?", "answer_indices": [3]}, "answer_indices is not a list"),
-])
+@pytest.mark.parametrize(
+    "item, message",
+    [
+        ("not an object", "not an object"),
+        ({"question": "Why?"}, "missing field 'context'"),
+        ({"context": "x y", "question": "Why?", "events": "shot"}, "events is not a list"),
+        ({"context": "x y", "question": "Why?", "original_events": "shot"}, "neither a list nor an object"),
+        ({"context": "x y", "question": "Why?", "original_events": [{"answer": ["x"]}]}, "original_events entry"),
+        ({"context": "x y", "question": "Why?", "original_events": {"indices": ["(0,9)"]}}, "outside the context"),
+        ({"context": "x y", "question": "Why?", "answer_indices": [3]}, "answer_indices is not a list"),
+    ],
+)
 def test_malformed_ester_items_name_file_and_item(tmp_path, item, message):
     path = tmp_path / "bad.json"
     good = {"context": "x y", "question": "Why?"}
@@ -110,23 +150,44 @@ def test_bad_offsets_name_the_file_and_question(tmp_path):
 
 def test_torque_answer_outside_the_passage_is_an_error(tmp_path):
     path = tmp_path / "t.json"
-    path.write_text(json.dumps({"p": {"passage": "He ran.", "question_answer_pairs": {
-        "What happened?": {"answer": {"indices": ["(0,40)"]}}}}}))
+    path.write_text(
+        json.dumps(
+            {
+                "p": {
+                    "passage": "He ran.",
+                    "question_answer_pairs": {"What happened?": {"answer": {"indices": ["(0,40)"]}}},
+                }
+            }
+        )
+    )
     with pytest.raises(InputError, match="outside the passage"):
         read_torque(path)
 
 
 # Question parsing
 
-@pytest.mark.parametrize("text, relation, modality, anchor", [
-    ("What happened before the heads of donkeys were sacrificed?", "before", set(),
-     "the heads of donkeys were sacrificed"),
-    ("What might happen after the election?", "after", {"uncertain"}, "the election"),
-    ("What was happening during the sacrifice of donkeys' heads?", "during", set(), "the sacrifice of donkeys' heads"),
-    ("What happened while Paul Harris spoke?", "during", set(), "paul harris spoke"),
-    ("What will happen after the merchants were delighted?", "after", {"future"}, "the merchants were delighted"),
-    ("What did not happen before the vote?", "before", {"negated"}, "the vote"),
-])
+
+@pytest.mark.parametrize(
+    "text, relation, modality, anchor",
+    [
+        (
+            "What happened before the heads of donkeys were sacrificed?",
+            "before",
+            set(),
+            "the heads of donkeys were sacrificed",
+        ),
+        ("What might happen after the election?", "after", {"uncertain"}, "the election"),
+        (
+            "What was happening during the sacrifice of donkeys' heads?",
+            "during",
+            set(),
+            "the sacrifice of donkeys' heads",
+        ),
+        ("What happened while Paul Harris spoke?", "during", set(), "paul harris spoke"),
+        ("What will happen after the merchants were delighted?", "after", {"future"}, "the merchants were delighted"),
+        ("What did not happen before the vote?", "before", {"negated"}, "the vote"),
+    ],
+)
 def test_temporal_questions(text, relation, modality, anchor):
     parsed = parse_temporal_question(text)
     assert (parsed.relation, set(parsed.modality), parsed.anchor_text) == (relation, modality, anchor)
@@ -139,22 +200,26 @@ def test_warm_up_questions_are_status_questions():
     assert parse_temporal_question("What will happen in the future?").kind == "default:future"
 
 
-@pytest.mark.parametrize("text, relation, direction", [
-    ("What caused Alberto Fujimori to dine with top officials?", "Causal", "cause"),
-    ("Why was Mr. Keating released from prison?", "Causal", "cause"),
-    ("What was the result of the storm?", "Causal", "effect"),
-    ("What does the slaying refer to?", "Coreference", "same"),
-    ("What did the celebration include?", "Sub-event", "part"),
-    ("What would happen if the talks failed?", "Conditional", "effect"),
-    ("What might make NDP withdraw support?", "Conditional", "cause"),
-    ("What would not have happened if the army had not attacked?", "Counterfactual", "effect"),
-])
+@pytest.mark.parametrize(
+    "text, relation, direction",
+    [
+        ("What caused Alberto Fujimori to dine with top officials?", "Causal", "cause"),
+        ("Why was Mr. Keating released from prison?", "Causal", "cause"),
+        ("What was the result of the storm?", "Causal", "effect"),
+        ("What does the slaying refer to?", "Coreference", "same"),
+        ("What did the celebration include?", "Sub-event", "part"),
+        ("What would happen if the talks failed?", "Conditional", "effect"),
+        ("What might make NDP withdraw support?", "Conditional", "cause"),
+        ("What would not have happened if the army had not attacked?", "Counterfactual", "effect"),
+    ],
+)
 def test_semantic_questions(text, relation, direction):
     parsed = parse_semantic_question(text)
     assert (parsed.relation, parsed.direction) == (relation, direction)
 
 
 # Passage events and graphs
+
 
 def test_events_are_found_and_described(torque_passage):
     events = {e.text: e for e in torque_passage.events}
@@ -181,20 +246,30 @@ def test_event_phrases_are_complete_spans_of_at_most_twelve_words(torque_passage
 def test_passage_graph_holds_events_relations_and_status(torque_passage):
     turtle = torque_passage.graph.turtle()
     assert "PassageEvent" in turtle and "EventRelation" in turtle and "StatusEstimate" in turtle
-    count = len(list(torque_passage.graph.store.query(
-        "PREFIX kgc: <http://kg-count.org/ontology#> SELECT ?e WHERE { ?e a kgc:PassageEvent }")))
+    count = len(
+        list(
+            torque_passage.graph.store.query(
+                "PREFIX kgc: <http://kg-count.org/ontology#> SELECT ?e WHERE { ?e a kgc:PassageEvent }"
+            )
+        )
+    )
     assert count == len(torque_passage.events)
 
 
 def test_ester_passages_get_semantic_relations():
     analysis = analyse_passage("p2", PASSAGE, shipped_models(), "ester")
-    relations = {str(r["r"].value).rsplit("#", 1)[1] for r in analysis.graph.store.query(
-        "PREFIX kgc: <http://kg-count.org/ontology#> SELECT DISTINCT ?r WHERE { ?l kgc:relation ?r }")}
+    relations = {
+        str(r["r"].value).rsplit("#", 1)[1]
+        for r in analysis.graph.store.query(
+            "PREFIX kgc: <http://kg-count.org/ontology#> SELECT DISTINCT ?r WHERE { ?l kgc:relation ?r }"
+        )
+    }
     assert relations <= {"causes", "conditions", "counterfactual", "subEventOf", "coreferent"}
     assert "causes" in relations
 
 
 # Answering
+
 
 def test_torque_answers_are_trigger_spans_of_the_passage(torque_passage):
     models = shipped_models()
@@ -214,6 +289,7 @@ def test_ester_answers_are_phrases_best_first():
 
 
 # Metrics
+
 
 def test_torque_metrics_take_the_best_annotator():
     question = TorqueQuestion("p", "x", "q?", False, "1", (((0, 1), (2, 3)), ((0, 1),)))
@@ -242,6 +318,7 @@ def test_ester_metrics():
 
 # Command line
 
+
 def test_cli_answers_and_scores_torque(tmp_path, capsys):
     source, out = torque_file(tmp_path), tmp_path / "pred.json"
     assert main(["qa", "torque", "--input", str(source), "--out", str(out)]) == 0
@@ -262,7 +339,7 @@ def test_cli_answers_and_scores_ester(tmp_path, capsys):
 
 def test_cli_reports_broken_json_and_writes_nothing(tmp_path, capsys):
     broken = tmp_path / "broken.json"
-    broken.write_text("{\"p\": ")
+    broken.write_text('{"p": ')
     out = tmp_path / "pred.json"
     assert main(["qa", "torque", "--input", str(broken), "--out", str(out)]) == 1
     assert "broken.json" in capsys.readouterr().err
@@ -293,17 +370,22 @@ def test_read_timeml_and_matres(tmp_path):
     from kg_count.qa.timeml import read_matres, read_timeml
 
     path = tmp_path / "doc.tml"
-    path.write_text('<?xml version="1.0" ?><TimeML><DOCID>D1</DOCID><TEXT>Police <EVENT eid="e1" class="OCCURRENCE">'
-                    'arrested</EVENT> a man who had <EVENT eid="e2" class="OCCURRENCE">fled</EVENT>.</TEXT>'
-                    '<MAKEINSTANCE eventID="e1" eiid="ei7" tense="PAST" aspect="NONE" polarity="POS" pos="VERB" />'
-                    '<MAKEINSTANCE eventID="e2" eiid="ei8" tense="PAST" aspect="PERFECTIVE" polarity="POS" '
-                    'pos="VERB" />'
-                    '</TimeML>', encoding="utf-8")
+    path.write_text(
+        '<?xml version="1.0" ?><TimeML><DOCID>D1</DOCID><TEXT>Police <EVENT eid="e1" class="OCCURRENCE">'
+        'arrested</EVENT> a man who had <EVENT eid="e2" class="OCCURRENCE">fled</EVENT>.</TEXT>'
+        '<MAKEINSTANCE eventID="e1" eiid="ei7" tense="PAST" aspect="NONE" polarity="POS" pos="VERB" />'
+        '<MAKEINSTANCE eventID="e2" eiid="ei8" tense="PAST" aspect="PERFECTIVE" polarity="POS" '
+        'pos="VERB" />'
+        "</TimeML>",
+        encoding="utf-8",
+    )
     document = read_timeml(path)
     assert document.text == "Police arrested a man who had fled."
-    assert [(e.text, e.eiid, e.aspect) for e in document.events] == [("arrested", "7", "NONE"),
-                                                                    ("fled", "8", "PERFECTIVE")]
-    assert all(document.text[e.start:e.end] == e.text for e in document.events)
+    assert [(e.text, e.eiid, e.aspect) for e in document.events] == [
+        ("arrested", "7", "NONE"),
+        ("fled", "8", "PERFECTIVE"),
+    ]
+    assert all(document.text[e.start : e.end] == e.text for e in document.events)
     matres = tmp_path / "m.txt"
     matres.write_text("D1\tarrested\tfled\t7\t8\tAFTER\nD1\tarrested\tfled\t7\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"m\.txt.*line 2"):

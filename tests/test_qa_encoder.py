@@ -12,8 +12,10 @@ from kg_count.learning.linear_model import Example, LinearModel, train
 from kg_count.qa.models import shipped_models
 from kg_count.qa.passage import parse
 
-PASSAGE = ("The police arrested the man after he shot two people outside a bar on Friday. He did not resist. "
-           "He will appear in court next week, and prosecutors may seek a long sentence.")
+PASSAGE = (
+    "The police arrested the man after he shot two people outside a bar on Friday. He did not resist. "
+    "He will appear in court next week, and prosecutors may seek a long sentence."
+)
 
 
 def test_encoder_loads_offline_from_its_package():
@@ -57,8 +59,10 @@ def test_dense_blocks_are_learned_and_saved(tmp_path):
     assert accuracy > 0.95
     model.save(tmp_path / "m.json")
     again = LinearModel.load(tmp_path / "m.json")
-    assert abs(again.probability(["bias"], vectors[0], ("block",)) -
-               model.probability(["bias"], vectors[0], ("block",))) < 0.01
+    assert (
+        abs(again.probability(["bias"], vectors[0], ("block",)) - model.probability(["bias"], vectors[0], ("block",)))
+        < 0.01
+    )
 
 
 @pytest.mark.parametrize("style, relation", [("torque", "before"), ("ester", "causes")])

@@ -7,8 +7,13 @@ from kg_count.errors import InputError
 from kg_count.io.questions import parse_question, parse_time, read_questions, subtask_of_id
 from tests.conftest import write
 
-GOOD = {"event_type": "killing", "subtask": 2, "location": {"city": "http://dbpedia.org/resource/Memphis,_Tennessee"},
-        "time": {"month": "02/2016"}, "verbose_question": "How many ..."}
+GOOD = {
+    "event_type": "killing",
+    "subtask": 2,
+    "location": {"city": "http://dbpedia.org/resource/Memphis,_Tennessee"},
+    "time": {"month": "02/2016"},
+    "verbose_question": "How many ...",
+}
 
 
 def test_valid_question():
@@ -28,15 +33,18 @@ def test_time_spans():
     assert year.contains(dt.date(2016, 7, 4)) and not year.contains(dt.date(2017, 1, 1))
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"participant": {"first": "John"}}, "exactly two of location, time, participant; it has 3"),
-    ({"event_type": "robbery"}, "unknown event type 'robbery'"),
-    ({"subtask": 4}, "subtask must be 1, 2 or 3"),
-    ({"time": {"month": "2016-02"}}, "time month '2016-02' is not in the form %m/%Y"),
-    ({"time": {"week": "02/2016"}}, "unknown time granularity 'week'"),
-    ({"time": {"month": "02/2016", "year": "2016"}}, "time must be an object with exactly one of"),
-    ({"location": {"city": "Memphis"}}, "is not a DBpedia IRI"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"participant": {"first": "John"}}, "exactly two of location, time, participant; it has 3"),
+        ({"event_type": "robbery"}, "unknown event type 'robbery'"),
+        ({"subtask": 4}, "subtask must be 1, 2 or 3"),
+        ({"time": {"month": "2016-02"}}, "time month '2016-02' is not in the form %m/%Y"),
+        ({"time": {"week": "02/2016"}}, "unknown time granularity 'week'"),
+        ({"time": {"month": "02/2016", "year": "2016"}}, "time must be an object with exactly one of"),
+        ({"location": {"city": "Memphis"}}, "is not a DBpedia IRI"),
+    ],
+)
 def test_invalid_questions_name_the_id(change, message):
     with pytest.raises(InputError) as error:
         parse_question("2-77", {**GOOD, **change}, "q.json")

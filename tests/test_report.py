@@ -13,14 +13,30 @@ def test_bar_chart_orders_count_classes_numerically():
 
 
 def test_report_has_plots_and_the_worst_question_first(tmp_path):
-    gold = {"2-1": {"numerical_answer": 2, "answer_docs": {"I1": ["a"], "I2": ["b"]}},
-            "2-2": {"numerical_answer": 1, "answer_docs": {"I3": ["c"]}}}
-    system = {"2-1": {"numerical_answer": 9, "answer_docs": ["x"]},
-              "2-2": {"numerical_answer": 1, "answer_docs": ["c"]}}
+    gold = {
+        "2-1": {"numerical_answer": 2, "answer_docs": {"I1": ["a"], "I2": ["b"]}},
+        "2-2": {"numerical_answer": 1, "answer_docs": {"I3": ["c"]}},
+    }
+    system = {
+        "2-1": {"numerical_answer": 9, "answer_docs": ["x"]},
+        "2-2": {"numerical_answer": 1, "answer_docs": ["c"]},
+    }
     (tmp_path / "gold.json").write_text(json.dumps(gold))
     (tmp_path / "system.json").write_text(json.dumps(system))
-    assert main(["evaluate", "--gold", str(tmp_path / "gold.json"), "--system", str(tmp_path / "system.json"),
-                 "--report", str(tmp_path / "report")]) == 0
+    assert (
+        main(
+            [
+                "evaluate",
+                "--gold",
+                str(tmp_path / "gold.json"),
+                "--system",
+                str(tmp_path / "system.json"),
+                "--report",
+                str(tmp_path / "report"),
+            ]
+        )
+        == 0
+    )
     page = (tmp_path / "report" / "index.html").read_text()
     assert "<svg" in page and "accuracy by count" in page and "RMSE by count" in page
     assert page.index("2-1") < page.index("2-2")

@@ -50,8 +50,9 @@ def test_a_dask_local_cluster_builds_the_same_store(docs, single_process_quads, 
         assert store.quads() == single_process_quads
 
 
-def test_a_sparql_server_holds_the_same_store_and_answers_the_same(docs, single_process_quads, oxigraph_server,
-                                                                  tmp_path):
+def test_a_sparql_server_holds_the_same_store_and_answers_the_same(
+    docs, single_process_quads, oxigraph_server, tmp_path
+):
     from kg_count.answer.graph_answer import answer_from_store
     from kg_count.io.questions import read_questions
 
@@ -83,9 +84,14 @@ def test_the_record_cache_serves_unchanged_documents_only(docs, tmp_path):
     with RecordCache(tmp_path / "records.sqlite") as cache:
         first = list(cached_records(documents, cache, extract))
     assert extracted == [d.doc_id for d in documents]
-    changed = Document(documents[1].doc_id, documents[1].dct,
-                       [Token(t.token_id, "Memphis" if i == 5 else t.text, t.part, t.sentence, t.index)
-                        for i, t in enumerate(documents[1].tokens)])
+    changed = Document(
+        documents[1].doc_id,
+        documents[1].dct,
+        [
+            Token(t.token_id, "Memphis" if i == 5 else t.text, t.part, t.sentence, t.index)
+            for i, t in enumerate(documents[1].tokens)
+        ],
+    )
     assert document_key(changed) != document_key(documents[1])
     extracted.clear()
     with RecordCache(tmp_path / "records.sqlite") as cache:

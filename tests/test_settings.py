@@ -51,13 +51,16 @@ def test_a_changed_setting_changes_only_the_fingerprint_of_its_stage(monkeypatch
     assert (pipeline_version(), settings_fingerprint()) == (version, incidents)
 
 
-@pytest.mark.parametrize("text, named", [
-    ("[clustering]\nmerge_treshold = 3\n", "'merge_treshold'"),
-    ("[clusters]\nmerge_threshold = 3\n", "[clusters]"),
-    ("[batch]\ndocuments = 'many'\n", "'documents' must be an int"),
-    ("[answering]\nnear_km = true\n", "'near_km' must be a number"),
-    ("[batch\n", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "text, named",
+    [
+        ("[clustering]\nmerge_treshold = 3\n", "'merge_treshold'"),
+        ("[clusters]\nmerge_threshold = 3\n", "[clusters]"),
+        ("[batch]\ndocuments = 'many'\n", "'documents' must be an int"),
+        ("[answering]\nnear_km = true\n", "'near_km' must be a number"),
+        ("[batch\n", "not valid TOML"),
+    ],
+)
 def test_a_bad_settings_file_is_an_error_naming_the_file_and_key(monkeypatch, tmp_path, text, named):
     path = use(monkeypatch, tmp_path, text)
     with pytest.raises(SetupError) as error:
@@ -93,17 +96,22 @@ def test_the_incident_model_records_its_settings_and_warns_when_others_are_in_fo
 
 
 def test_the_qa_models_record_their_settings_and_thresholds_and_warn_when_others_are_in_force(
-        monkeypatch, tmp_path, caplog):
+    monkeypatch, tmp_path, caplog
+):
     from kg_count.qa.models import SCORERS, shipped_models
 
     trained = load_settings().qa_training
     models = shipped_models()
-    assert all(getattr(models, name).trained_with["qa_training"]["status_vector_l2"] == trained.status_vector_l2
-               for name in SCORERS)
+    assert all(
+        getattr(models, name).trained_with["qa_training"]["status_vector_l2"] == trained.status_vector_l2
+        for name in SCORERS
+    )
     assert models.triggers.threshold_for("torque") == trained.torque_trigger_threshold
     assert models.triggers.threshold_for("ester") == trained.ester_trigger_threshold
-    assert (models.temporal.threshold, models.semantic.threshold) == (trained.temporal_threshold,
-                                                                       trained.semantic_threshold)
+    assert (models.temporal.threshold, models.semantic.threshold) == (
+        trained.temporal_threshold,
+        trained.semantic_threshold,
+    )
     with caplog.at_level("WARNING", logger="kg_count"):
         shipped_models.__wrapped__()
         assert not caplog.records

@@ -23,8 +23,9 @@ def test_gold_scored_against_itself_is_perfect(task_data):
     for subtask in (1, 2, 3):
         folder = task_data / "test-dev" / f"s{subtask}"
         gold = read_gold_answers(folder / "answers.json")
-        system = {q: SystemAnswer(a.numerical_answer if subtask > 1 else None, sorted(a.documents))
-                  for q, a in gold.items()}
+        system = {
+            q: SystemAnswer(a.numerical_answer if subtask > 1 else None, sorted(a.documents)) for q, a in gold.items()
+        }
         scores = evaluate_answers(gold, system, read_questions(folder / "questions.json"))
         assert scores["answered"] == 100.0 and scores["doc_f1"] == 100.0
         if subtask > 1:

@@ -43,8 +43,20 @@ def test_a_server_store_keeps_working_and_reads_never_write(oxigraph_server, fiv
     questions = SAMPLE / "s2" / "questions.json"
     assert invoke(["build", "--docs", five_docs, "--store", oxigraph_server], capsys)[0] == 0
     for attempt in range(2):
-        code, _, err = invoke(["answer", "--docs", five_docs, "--questions", questions, "--out",
-                               tmp_path / f"a{attempt}.json", "--store", oxigraph_server], capsys)
+        code, _, err = invoke(
+            [
+                "answer",
+                "--docs",
+                five_docs,
+                "--questions",
+                questions,
+                "--out",
+                tmp_path / f"a{attempt}.json",
+                "--store",
+                oxigraph_server,
+            ],
+            capsys,
+        )
         assert code == 0, err
     assert (tmp_path / "a0.json").read_text() == (tmp_path / "a1.json").read_text()
     code, listing, err = invoke(["incidents", "--store", oxigraph_server, "--limit", "0"], capsys)
@@ -65,8 +77,15 @@ def test_a_server_store_keeps_working_and_reads_never_write(oxigraph_server, fiv
 
 def test_construct_output_uses_the_project_prefixes(oxigraph_server, five_docs, capsys):
     assert invoke(["build", "--docs", five_docs, "--store", oxigraph_server], capsys)[0] == 0
-    code, out, _ = invoke(["sparql", "--store", oxigraph_server,
-                           "CONSTRUCT { ?d kgc:docId ?id } WHERE { ?d a kgc:Document ; kgc:docId ?id }"], capsys)
+    code, out, _ = invoke(
+        [
+            "sparql",
+            "--store",
+            oxigraph_server,
+            "CONSTRUCT { ?d kgc:docId ?id } WHERE { ?d a kgc:Document ; kgc:docId ?id }",
+        ],
+        capsys,
+    )
     assert code == 0 and "kgc:docId" in out and "ns1:" not in out and "xsd:string" not in out
 
 
@@ -133,8 +152,26 @@ def test_the_record_cache_is_shared_by_concurrent_writers(tmp_path):
     import datetime as dt
 
     def record(doc_id):
-        return DocumentRecord(doc_id, dt.date(2017, 1, 1), "t", [], [], dt.date(2017, 1, 1), "day", "dct", [],
-                              None, None, None, None, None, 0, 0, 0, [])
+        return DocumentRecord(
+            doc_id,
+            dt.date(2017, 1, 1),
+            "t",
+            [],
+            [],
+            dt.date(2017, 1, 1),
+            "day",
+            "dct",
+            [],
+            None,
+            None,
+            None,
+            None,
+            None,
+            0,
+            0,
+            0,
+            [],
+        )
 
     errors = []
 
@@ -165,8 +202,13 @@ def test_an_edited_document_is_extracted_again_and_others_are_skipped(tmp_path, 
     code, out, _ = invoke(["build", "--docs", docs, "--store", store], capsys)
     assert code == 0 and "0 already in the store, 3 added" in out
     edited = documents[1]
-    edited.tokens[3] = Token(edited.tokens[3].token_id, "Zanzibarville", edited.tokens[3].part,
-                             edited.tokens[3].sentence, edited.tokens[3].index)
+    edited.tokens[3] = Token(
+        edited.tokens[3].token_id,
+        "Zanzibarville",
+        edited.tokens[3].part,
+        edited.tokens[3].sentence,
+        edited.tokens[3].index,
+    )
     write_documents(docs, documents)
     code, out, _ = invoke(["build", "--docs", docs, "--store", store], capsys)
     assert code == 0 and "2 already in the store, 1 added" in out
@@ -184,8 +226,9 @@ def test_a_changed_graph_writer_rewrites_the_graphs_from_cached_records(tmp_path
     monkeypatch.setenv("KG_COUNT_RECORD_CACHE", str(cache))
     assert invoke(["build", "--docs", docs, "--store", store], capsys)[0] == 0
     monkeypatch.setattr(document_graph, "graph_format_version", lambda: "another-writer")
-    monkeypatch.setattr(pipeline, "process", lambda documents, **kwargs: (pytest.fail(f"{d.doc_id} extracted again")
-                                                                           for d in documents))
+    monkeypatch.setattr(
+        pipeline, "process", lambda documents, **kwargs: (pytest.fail(f"{d.doc_id} extracted again") for d in documents)
+    )
     code, out, _ = invoke(["build", "--docs", docs, "--store", store], capsys)
     assert code == 0 and "0 already in the store, 2 added" in out
     code, out, _ = invoke(["build", "--docs", docs, "--store", store], capsys)
@@ -198,11 +241,21 @@ def test_answering_a_subset_of_the_store_says_so(tmp_path, capsys):
     write_documents(tmp_path / "one.conll", documents[:1])
     store = tmp_path / "store"
     assert invoke(["build", "--docs", tmp_path / "all.conll", "--store", store], capsys)[0] == 0
-    code, _, err = invoke(["answer", "--docs", tmp_path / "one.conll", "--questions", SAMPLE / "s2" / "questions.json",
-                           "--out", tmp_path / "a.json", "--store", store], capsys)
+    code, _, err = invoke(
+        [
+            "answer",
+            "--docs",
+            tmp_path / "one.conll",
+            "--questions",
+            SAMPLE / "s2" / "questions.json",
+            "--out",
+            tmp_path / "a.json",
+            "--store",
+            store,
+        ],
+        capsys,
+    )
     assert code == 0 and "the store holds 2 documents besides the 1 of" in err
-
-
 
 
 def test_incident_explanations_list_each_document_once_in_date_order(tmp_path, capsys):
@@ -217,7 +270,7 @@ def test_incident_explanations_list_each_document_once_in_date_order(tmp_path, c
     code, explained, _ = invoke(["incidents", "--store", store, "--id", largest[0]], capsys)
     lines = explained.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("  documents ("))
-    doc_lines = [line for line in lines[start + 1:] if line.startswith("    ") and " | " in line]
+    doc_lines = [line for line in lines[start + 1 :] if line.startswith("    ") and " | " in line]
     doc_ids = [line.split()[0] for line in doc_lines]
     assert len(doc_ids) == len(set(doc_ids)) == int(largest[-1].split()[0])
     dates = [line.split()[1] for line in doc_lines]
@@ -228,6 +281,10 @@ def test_the_incident_fingerprint_is_the_same_in_every_process():
     # sets print in another order under another hash seed: a fingerprint that followed it would
     # rebuild the incidents on every command
     code = "from kg_count.incidents.materialise import settings_fingerprint; print(settings_fingerprint())"
-    prints = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
+    prints = {
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed}
+        ).stdout
+        for seed in ("1", "2")
+    }
     assert len(prints) == 1 and len(prints.pop().strip()) == 64

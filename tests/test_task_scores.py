@@ -65,19 +65,25 @@ def test_s1_has_no_accuracy_and_scores_documents():
 def test_breakdowns_by_event_type_and_property_pair():
     base = {"subtask": 3, "time": {"year": "2016"}}
     questions = {
-        "3-1": parse_question("3-1", {**base, "event_type": "killing", "location": {"state": "http://dbpedia.org/resource/Ohio"}}),
+        "3-1": parse_question(
+            "3-1", {**base, "event_type": "killing", "location": {"state": "http://dbpedia.org/resource/Ohio"}}
+        ),
         "3-2": parse_question("3-2", {**base, "event_type": "injuring", "participant": {"first": "John"}}),
     }
-    scores = evaluate_answers({"3-1": gold(1, ["a"]), "3-2": gold(3, ["b"])},
-                              {"3-1": SystemAnswer(1, ["a"]), "3-2": SystemAnswer(1, ["b"])}, questions)
+    scores = evaluate_answers(
+        {"3-1": gold(1, ["a"]), "3-2": gold(3, ["b"])},
+        {"3-1": SystemAnswer(1, ["a"]), "3-2": SystemAnswer(1, ["b"])},
+        questions,
+    )
     assert scores["by_event_type"]["killing"]["accuracy"] == 100.0
     assert scores["by_event_type"]["injuring"]["accuracy"] == 0.0
     assert set(scores["by_property_pair"]) == {"location+time", "time+participant"}
 
 
 def test_mixed_subtasks_are_scored_apart_and_counts_required():
-    scores = evaluate_answers({"1-1": gold(1, ["a"]), "2-1": gold(0)},
-                              {"1-1": SystemAnswer(None, ["a"]), "2-1": SystemAnswer(0, [])})
+    scores = evaluate_answers(
+        {"1-1": gold(1, ["a"]), "2-1": gold(0)}, {"1-1": SystemAnswer(None, ["a"]), "2-1": SystemAnswer(0, [])}
+    )
     assert set(scores["subtasks"]) == {"1", "2"}
     assert scores["subtasks"]["2"]["accuracy"] == 100.0
     with pytest.raises(InputError, match="question 2-1"):

@@ -10,19 +10,22 @@ from tests.nlp_helpers import annotated
 DCT = dt.date(2017, 1, 25)
 
 
-@pytest.mark.parametrize("text, date, granularity", [
-    ("Saturday night", dt.date(2017, 1, 21), "day"),
-    ("last Tuesday", dt.date(2017, 1, 24), "day"),
-    ("Wednesday", dt.date(2017, 1, 25), "day"),
-    ("yesterday", dt.date(2017, 1, 24), "day"),
-    ("last night", dt.date(2017, 1, 24), "day"),
-    ("Jan. 3", dt.date(2017, 1, 3), "day"),
-    ("on Jan. 3", dt.date(2017, 1, 3), "day"),
-    ("Dec. 28", dt.date(2016, 12, 28), "day"),
-    ("Feb. 2 , 2016", dt.date(2016, 2, 2), "day"),
-    ("two weeks ago", dt.date(2017, 1, 11), "week"),
-    ("three days ago", dt.date(2017, 1, 22), "day"),
-])
+@pytest.mark.parametrize(
+    "text, date, granularity",
+    [
+        ("Saturday night", dt.date(2017, 1, 21), "day"),
+        ("last Tuesday", dt.date(2017, 1, 24), "day"),
+        ("Wednesday", dt.date(2017, 1, 25), "day"),
+        ("yesterday", dt.date(2017, 1, 24), "day"),
+        ("last night", dt.date(2017, 1, 24), "day"),
+        ("Jan. 3", dt.date(2017, 1, 3), "day"),
+        ("on Jan. 3", dt.date(2017, 1, 3), "day"),
+        ("Dec. 28", dt.date(2016, 12, 28), "day"),
+        ("Feb. 2 , 2016", dt.date(2016, 2, 2), "day"),
+        ("two weeks ago", dt.date(2017, 1, 11), "week"),
+        ("three days ago", dt.date(2017, 1, 22), "day"),
+    ],
+)
 def test_resolve(text, date, granularity):
     assert resolve(text, DCT) == (date, granularity)
 
@@ -33,8 +36,9 @@ def test_not_dates(text):
 
 
 def test_joined_spans_and_incident_date_from_event_sentence():
-    doc = annotated("Police said Monday that a man was shot Saturday night on Main Street . | "
-                    "He will appear in court on Friday .")
+    doc = annotated(
+        "Police said Monday that a man was shot Saturday night on Main Street . | He will appear in court on Friday ."
+    )
     times = find_time_mentions(doc.doc, DCT)
     texts = [t.text for t in times]
     assert "Saturday night" in texts

@@ -37,18 +37,22 @@ def undeclared_terms(predicates: set[str], classes: set[str]) -> list[str]:
     """Project terms among ``predicates`` and ``classes`` that the ontology lacks or declares as another kind."""
     terms = {str(term): {str(kind) for kind in kinds} for term, kinds in declared().items()}
     properties = {str(OWL.ObjectProperty), str(OWL.DatatypeProperty)}
-    return sorted([t for t in predicates | classes if t.startswith(str(KGC)) and t not in terms]
-                  + [f"{p} is not a property" for p in predicates if p in terms and not terms[p] & properties]
-                  + [f"{c} is not a class" for c in classes if c in terms and str(OWL.Class) not in terms[c]])
+    return sorted(
+        [t for t in predicates | classes if t.startswith(str(KGC)) and t not in terms]
+        + [f"{p} is not a property" for p in predicates if p in terms and not terms[p] & properties]
+        + [f"{c} is not a class" for c in classes if c in terms and str(OWL.Class) not in terms[c]]
+    )
 
 
 def wrongly_filled(uses: set[tuple[str, bool]]) -> list[str]:
     """The ``(predicate, object is a literal)`` pairs where a datatype property holds a resource, or an
     object property (or a SEM property) holds a literal."""
     terms = {str(term): {str(kind) for kind in kinds} for term, kinds in declared().items()}
-    return sorted(f"{p} {'literal' if literal else 'resource'}" for p, literal in uses
-                  if (p in terms and (str(OWL.DatatypeProperty) in terms[p]) != literal)
-                  or (p.startswith(str(SEM)) and literal))
+    return sorted(
+        f"{p} {'literal' if literal else 'resource'}"
+        for p, literal in uses
+        if (p in terms and (str(OWL.DatatypeProperty) in terms[p]) != literal) or (p.startswith(str(SEM)) and literal)
+    )
 
 
 def test_document_and_incident_graphs_use_only_declared_project_terms(store):
@@ -62,8 +66,10 @@ def test_object_properties_link_resources_and_datatype_properties_hold_literals(
     assert wrongly_filled({(str(row.p), row.literal.toPython()) for row in rows}) == []
 
 
-PASSAGE = ("The police arrested the man after he shot two people outside a bar in Dayton on Friday. "
-           "He will appear in court next week, and he might plead guilty.")
+PASSAGE = (
+    "The police arrested the man after he shot two people outside a bar in Dayton on Friday. "
+    "He will appear in court next week, and he might plead guilty."
+)
 
 
 @pytest.mark.parametrize("style", ["torque", "ester"])
@@ -72,8 +78,10 @@ def test_passage_graphs_use_declared_terms_of_the_right_kind(style):
     from kg_count.qa.models import shipped_models
 
     graph = analyse_passage("p1", PASSAGE, shipped_models(), style).graph.store
-    uses = {(row["p"].value, row["literal"].value == "true") for row in graph.query(
-        "SELECT DISTINCT ?p (isLiteral(?o) AS ?literal) WHERE { ?s ?p ?o }")}
+    uses = {
+        (row["p"].value, row["literal"].value == "true")
+        for row in graph.query("SELECT DISTINCT ?p (isLiteral(?o) AS ?literal) WHERE { ?s ?p ?o }")
+    }
     classes = {row["c"].value for row in graph.query("SELECT DISTINCT ?c WHERE { ?s a ?c }")}
     predicates = {p for p, _ in uses}
     scored = KGC.statusEstimate if style == "torque" else KGC.relation

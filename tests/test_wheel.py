@@ -26,19 +26,33 @@ def test_a_built_wheel_in_a_fresh_virtualenv_answers_outside_the_checkout(tmp_pa
     source = tmp_path / "source"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "out", "build", "*.egg-info", "__pycache__"))
     wheels = tmp_path / "wheels"
-    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q",
-         "-w", wheels, source, cwd=tmp_path)
-    wheel, = wheels.glob("kg_count-*.whl")
+    _run(
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "--no-build-isolation",
+        "--no-index",
+        "-q",
+        "-w",
+        wheels,
+        source,
+        cwd=tmp_path,
+    )
+    (wheel,) = wheels.glob("kg_count-*.whl")
 
     fresh = tmp_path / "venv"
     venv.create(fresh, with_pip=False)
     python = fresh / "bin" / "python"
-    _run(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "-q", wheel,
-         cwd=tmp_path)
+    _run(
+        sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "-q", wheel, cwd=tmp_path
+    )
     # the pinned dependencies come from the project's environment, read as a plain path (its .pth
     # files, among them the editable install of this checkout, are not run)
-    site = Path(_run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp_path)
-                .stdout.strip())
+    site = Path(
+        _run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp_path).stdout.strip()
+    )
     (site / "project_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
 
     work = tmp_path / "elsewhere"
@@ -51,8 +65,20 @@ def test_a_built_wheel_in_a_fresh_virtualenv_answers_outside_the_checkout(tmp_pa
     questions = json.loads((ROOT / "data/sample/s2/questions.json").read_text())
     (work / "questions.json").write_text(json.dumps(dict(list(questions.items())[:5])))
     env = {**os.environ, "KG_COUNT_RECORD_CACHE": str(tmp_path / "records.sqlite"), "KG_COUNT_PROGRESS": "0"}
-    _run(fresh / "bin" / "kg-count", "answer", "--docs", "docs.conll", "--questions", "questions.json",
-         "--out", "answers.json", "--store", "store", cwd=work, env=env)
+    _run(
+        fresh / "bin" / "kg-count",
+        "answer",
+        "--docs",
+        "docs.conll",
+        "--questions",
+        "questions.json",
+        "--out",
+        "answers.json",
+        "--store",
+        "store",
+        cwd=work,
+        env=env,
+    )
     answers = json.loads((work / "answers.json").read_text())
     assert set(answers) == set(list(questions)[:5])
     assert all("numerical_answer" in answer for answer in answers.values())

@@ -18,13 +18,15 @@ from kg_count.io.questions import Question
 from kg_count.progress import progress
 from kg_count.task import EVENT_TYPES, event_synsets
 
+
 def event_lemmas(event_type: str) -> frozenset[str]:
     """Return the lemma names (underscores as spaces) of the WordNet synsets of an event type."""
     from kg_count.resources.wordnet import wordnet
 
     reader = wordnet()
-    return frozenset(name.replace("_", " ") for synset in event_synsets()[event_type]
-                     for name in reader.synset(synset).lemma_names())
+    return frozenset(
+        name.replace("_", " ") for synset in event_synsets()[event_type] for name in reader.synset(synset).lemma_names()
+    )
 
 
 def question_keywords(question: Question) -> list[str]:
@@ -51,14 +53,16 @@ class IndexedDocument:
         return cls(doc.doc_id, doc.dct, frozenset(doc.words()), doc.text)
 
 
-def matching_documents(question: Question, documents: Iterable[IndexedDocument],
-                       lemmas: frozenset[str]) -> list[str]:
+def matching_documents(question: Question, documents: Iterable[IndexedDocument], lemmas: frozenset[str]) -> list[str]:
     """Return the ids of the documents that satisfy the three baseline conditions for ``question``."""
     keywords = question_keywords(question)
-    return [doc.doc_id for doc in documents
-            if (question.time is None or question.time.contains(doc.dct))
-            and not lemmas.isdisjoint(doc.tokens)
-            and all(keyword in doc.text for keyword in keywords)]
+    return [
+        doc.doc_id
+        for doc in documents
+        if (question.time is None or question.time.contains(doc.dct))
+        and not lemmas.isdisjoint(doc.tokens)
+        and all(keyword in doc.text for keyword in keywords)
+    ]
 
 
 def answer_baseline(questions: Mapping[str, Question], documents: Mapping[str, Document]) -> dict[str, SystemAnswer]:

@@ -21,8 +21,13 @@ def default_store(docs: Path) -> Path:
     return project_cache() / "stores" / f"{docs.stem}-{digest}"
 
 
-def answer_with_graph(questions: Mapping[str, Question], docs: Path, store_path=None,
-                      conll_out: Path | None = None, build: dict | None = None) -> dict[str, SystemAnswer]:
+def answer_with_graph(
+    questions: Mapping[str, Question],
+    docs: Path,
+    store_path=None,
+    conll_out: Path | None = None,
+    build: dict | None = None,
+) -> dict[str, SystemAnswer]:
     """Answer ``questions`` over the documents ``docs``; optionally write their coreference chains.
 
     Reads documents (CoNLL or JSON lines) into the store (a folder or an endpoint URL; ``build``
@@ -38,8 +43,13 @@ def answer_with_graph(questions: Mapping[str, Question], docs: Path, store_path=
     logger.info("store %s: %d documents already in it, %d added", store_path, summary.skipped, summary.added)
     with GraphStore(store_path) as store:
         if summary.in_store > summary.documents:
-            logger.warning("the store holds %d documents besides the %d of %s; answers count incidents over all %d",
-                           summary.in_store - summary.documents, summary.documents, docs, summary.in_store)
+            logger.warning(
+                "the store holds %d documents besides the %d of %s; answers count incidents over all %d",
+                summary.in_store - summary.documents,
+                summary.documents,
+                docs,
+                summary.in_store,
+            )
         count, rebuilt = ensure_incidents(store)
         logger.info("incidents: %d (%s)", count, "rebuilt" if rebuilt else "up to date")
         answers = answer_from_store(store, questions)
@@ -51,8 +61,15 @@ def answer_with_graph(questions: Mapping[str, Question], docs: Path, store_path=
     return answers
 
 
-def answer_file(system: str, docs: Path, questions: Path, out: Path, store_path=None,
-                conll_out: Path | None = None, build: dict | None = None) -> dict:
+def answer_file(
+    system: str,
+    docs: Path,
+    questions: Path,
+    out: Path,
+    store_path=None,
+    conll_out: Path | None = None,
+    build: dict | None = None,
+) -> dict:
     """Answer the questions file ``questions`` over the documents ``docs`` with ``system``; write ``out``.
 
     Questions are validated before the documents are read. The graph system first builds what

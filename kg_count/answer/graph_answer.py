@@ -26,8 +26,15 @@ from typing import Mapping, TYPE_CHECKING
 from rdflib import XSD, Literal, URIRef
 
 from kg_count.incidents.incident_graph import name_key
-from kg_count.incidents.confidence import (IncidentModel, context_features, count_distribution, match_features,
-                                           match_probability, most_probable, shipped_model)
+from kg_count.incidents.confidence import (
+    IncidentModel,
+    context_features,
+    count_distribution,
+    match_features,
+    match_probability,
+    most_probable,
+    shipped_model,
+)
 from kg_count.graph.namespaces import KGC
 from kg_count.graph.queries import read_query
 from kg_count.io.answers import SystemAnswer
@@ -124,9 +131,16 @@ def incidents_of_plan(store: GraphStore, plan: tuple[tuple[str, ...], dict] | No
     for row in store.query(question_query(fragments, bindings)):
         key = str(row.incident)
         if key not in found:
-            found[key] = FoundIncident(key, int(row.killed), int(row.injured), int(row.fired), row.date.toPython(),
-                                       str(row.granularity).rsplit("unit", 1)[-1].lower(), str(row.certainty),
-                                       float(row.confidence))
+            found[key] = FoundIncident(
+                key,
+                int(row.killed),
+                int(row.injured),
+                int(row.fired),
+                row.date.toPython(),
+                str(row.granularity).rsplit("unit", 1)[-1].lower(),
+                str(row.certainty),
+                float(row.confidence),
+            )
         incident = found[key]
         incident.rows += 1
         doc_id = str(row.docId)
@@ -139,13 +153,24 @@ def incidents_of_plan(store: GraphStore, plan: tuple[tuple[str, ...], dict] | No
 
 def candidate_match_features(question: Question, incidents: list[FoundIncident]) -> list[list[str]]:
     """The match features of each incident found for ``question``: how it fits, and how it sits among the others."""
-    return [match_features(question, incident.date, incident.granularity, incident.certainty, incident.killed,
-                           incident.injured, incident.roles) + context
-            for incident, context in zip(incidents, context_features(incidents))]
+    return [
+        match_features(
+            question,
+            incident.date,
+            incident.granularity,
+            incident.certainty,
+            incident.killed,
+            incident.injured,
+            incident.roles,
+        )
+        + context
+        for incident, context in zip(incidents, context_features(incidents))
+    ]
 
 
-def answer_from_candidates(question: Question, incidents: list[FoundIncident], probabilities: list[float],
-                           model: IncidentModel) -> SystemAnswer:
+def answer_from_candidates(
+    question: Question, incidents: list[FoundIncident], probabilities: list[float], model: IncidentModel
+) -> SystemAnswer:
     """The answer to an S2 or S3 question from its candidate incidents, their probabilities and the model's
     document threshold and rate of incidents (people) the queries miss."""
     chosen = [i for i, p in zip(incidents, probabilities) if p >= model.threshold]
@@ -181,8 +206,10 @@ def answer_task_question(store: GraphStore, question: Question) -> SystemAnswer:
     """Answer one question from the store's incidents and the shipped incident-match model."""
     model = shipped_model()
     incidents = candidate_incidents(store, question)
-    probabilities = [match_probability(model, incident.confidence, features)
-                     for incident, features in zip(incidents, candidate_match_features(question, incidents))]
+    probabilities = [
+        match_probability(model, incident.confidence, features)
+        for incident, features in zip(incidents, candidate_match_features(question, incidents))
+    ]
     if question.subtask == 1:
         return SystemAnswer(None, sorted(best_incident(incidents).doc_ids) if incidents else [])
     return answer_from_candidates(question, incidents, probabilities, model)
@@ -190,5 +217,7 @@ def answer_task_question(store: GraphStore, question: Question) -> SystemAnswer:
 
 def answer_from_store(store: GraphStore, questions: Mapping[str, Question]) -> dict[str, SystemAnswer]:
     """Answer every question; return the answers by question id."""
-    return {qid: answer_task_question(store, question)
-            for qid, question in progress(questions.items(), "answering", total=len(questions), unit="q")}
+    return {
+        qid: answer_task_question(store, question)
+        for qid, question in progress(questions.items(), "answering", total=len(questions), unit="q")
+    }

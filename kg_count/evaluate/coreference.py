@@ -115,8 +115,12 @@ def blanc_counts(key: Sequence[Entity], response: Sequence[Entity]) -> tuple[int
     for (k, r), n in overlaps.items():
         key_in_shared[k] = key_in_shared.get(k, 0) + n
         response_in_shared[r] = response_in_shared.get(r, 0) + n
-    common_n = (_pairs(shared) - sum(_pairs(n) for n in key_in_shared.values())
-                - sum(_pairs(n) for n in response_in_shared.values()) + common_c)
+    common_n = (
+        _pairs(shared)
+        - sum(_pairs(n) for n in key_in_shared.values())
+        - sum(_pairs(n) for n in response_in_shared.values())
+        + common_c
+    )
     key_n = _pairs(sum(len(e) for e in key)) - key_c
     response_n = _pairs(sum(len(e) for e in response)) - response_c
     return key_c, response_c, common_c, key_n, response_n, common_n
@@ -149,21 +153,25 @@ def entities_from_chains(chains: Mapping[Hashable, Sequence[Hashable]]) -> list[
     return [frozenset(mentions) for mentions in chains.values() if mentions]
 
 
-def score_coreference(key_docs: Mapping[str, Mapping[int, Sequence]],
-                      response_docs: Mapping[str, Mapping[int, Sequence]],
-                      cross_document: bool = False) -> dict:
+def score_coreference(
+    key_docs: Mapping[str, Mapping[int, Sequence]],
+    response_docs: Mapping[str, Mapping[int, Sequence]],
+    cross_document: bool = False,
+) -> dict:
     """Score response chains against key chains; both ``{doc_id: {chain_id: [(start, end), ...]}}``.
 
     Returns ``{metric: {"recall", "precision", "f1"}}`` in percentages, plus ``average`` (mean F1).
     Documents only in the response are left out, as the reference scorer does.
     """
     if cross_document:
+
         def merged(docs):
             chains: dict = {}
             for doc_id, doc_chains in docs.items():
                 for chain, mentions in doc_chains.items():
                     chains.setdefault(chain, []).extend((doc_id, *m) for m in mentions)
             return {"*": chains}
+
         key_docs, response_docs = merged(key_docs), merged(response_docs)
     tallies = {name: Tally() for name in METRICS if name != "blanc"}
     blanc_totals = [0] * 6
@@ -186,8 +194,10 @@ def require_same_documents(gold: dict, system: dict, gold_path: Path, system_pat
     """InputError when the gold and system CoNLL files do not hold the same documents."""
     for path, missing in ((system_path, set(gold) - set(system)), (gold_path, set(system) - set(gold))):
         if missing:
-            raise InputError(f"lacks {len(missing)} document(s) the other file has (e.g. {min(missing)}): "
-                             "is one file truncated?", path)
+            raise InputError(
+                f"lacks {len(missing)} document(s) the other file has (e.g. {min(missing)}): is one file truncated?",
+                path,
+            )
 
 
 def score_chain_files(gold_path: Path, system_path: Path, cross_document: bool = False) -> dict:

@@ -45,8 +45,13 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-def _score_group(question_ids: list[str], gold: Mapping[str, GoldAnswer],
-                 system: Mapping[str, SystemAnswer], counts: bool, n_gold: int) -> dict:
+def _score_group(
+    question_ids: list[str],
+    gold: Mapping[str, GoldAnswer],
+    system: Mapping[str, SystemAnswer],
+    counts: bool,
+    n_gold: int,
+) -> dict:
     """Scores of the answered questions ``question_ids`` out of ``n_gold`` gold questions."""
     answered_share = 100.0 * len(question_ids) / n_gold if n_gold else 0.0
     docs = [document_score(system[q].documents, gold[q].documents) for q in question_ids]
@@ -69,17 +74,24 @@ def _score_group(question_ids: list[str], gold: Mapping[str, GoldAnswer],
     return scores
 
 
-def _breakdown(key: Callable[[str], str], gold_ids: list[str], answered: set[str], gold, system,
-               counts: bool) -> dict[str, dict]:
+def _breakdown(
+    key: Callable[[str], str], gold_ids: list[str], answered: set[str], gold, system, counts: bool
+) -> dict[str, dict]:
     groups: dict[str, list[str]] = {}
     for qid in gold_ids:
         groups.setdefault(key(qid), []).append(qid)
-    return {name: _score_group([q for q in ids if q in answered], gold, system, counts, len(ids))
-            for name, ids in sorted(groups.items())}
+    return {
+        name: _score_group([q for q in ids if q in answered], gold, system, counts, len(ids))
+        for name, ids in sorted(groups.items())
+    }
 
 
-def score_subtask(gold: Mapping[str, GoldAnswer], system: Mapping[str, SystemAnswer], subtask: int,
-                  questions: Mapping[str, Question] | None = None) -> dict:
+def score_subtask(
+    gold: Mapping[str, GoldAnswer],
+    system: Mapping[str, SystemAnswer],
+    subtask: int,
+    questions: Mapping[str, Question] | None = None,
+) -> dict:
     """Score one subtask's answers against gold; returns the overall scores plus breakdowns.
 
     Breakdowns: ``by_answer_class`` (gold count 0, 1, 2, 3, 4+) and ``by_count`` (0 ... 9, 10+) for S2
@@ -91,21 +103,24 @@ def score_subtask(gold: Mapping[str, GoldAnswer], system: Mapping[str, SystemAns
     missing_counts = [q for q in gold_ids if q in system and counts and system[q].numerical_answer is None]
     if missing_counts:
         from kg_count.errors import InputError
+
         raise InputError(f"subtask {subtask} answers need numerical_answer", item=f"question {missing_counts[0]}")
     answered = {q for q in gold_ids if q in system}
     scores = _score_group([q for q in gold_ids if q in answered], gold, system, counts, len(gold_ids))
     scores["subtask"] = subtask
     if counts:
-        scores["by_answer_class"] = _breakdown(lambda q: answer_class(gold[q].numerical_answer),
-                                               gold_ids, answered, gold, system, counts)
-        scores["by_count"] = _breakdown(lambda q: answer_class(gold[q].numerical_answer, FINE_CLASS_TOP),
-                                        gold_ids, answered, gold, system, counts)
+        scores["by_answer_class"] = _breakdown(
+            lambda q: answer_class(gold[q].numerical_answer), gold_ids, answered, gold, system, counts
+        )
+        scores["by_count"] = _breakdown(
+            lambda q: answer_class(gold[q].numerical_answer, FINE_CLASS_TOP), gold_ids, answered, gold, system, counts
+        )
     if questions:
         known = [q for q in gold_ids if q in questions]
-        scores["by_event_type"] = _breakdown(lambda q: questions[q].event_type, known, answered, gold,
-                                             system, counts)
-        scores["by_property_pair"] = _breakdown(lambda q: questions[q].property_pair, known, answered, gold,
-                                                system, counts)
+        scores["by_event_type"] = _breakdown(lambda q: questions[q].event_type, known, answered, gold, system, counts)
+        scores["by_property_pair"] = _breakdown(
+            lambda q: questions[q].property_pair, known, answered, gold, system, counts
+        )
     return scores
 
 
@@ -116,8 +131,12 @@ def subtask_of(question_id: str, gold: GoldAnswer, questions: Mapping[str, Quest
     return subtask_of_id(question_id) or (3 if gold.part_info else 2)
 
 
-def evaluate_answers(gold: Mapping[str, GoldAnswer], system: Mapping[str, SystemAnswer],
-                     questions: Mapping[str, Question] | None = None, subtask: int | None = None) -> dict:
+def evaluate_answers(
+    gold: Mapping[str, GoldAnswer],
+    system: Mapping[str, SystemAnswer],
+    questions: Mapping[str, Question] | None = None,
+    subtask: int | None = None,
+) -> dict:
     """Score a system's answers against gold.
 
     With one subtask among the gold questions (or ``subtask`` given) the result is that subtask's

@@ -30,7 +30,10 @@ def format_task_scores(scores: dict, title: str = "") -> str:
 
 def format_coreference_scores(scores: dict) -> str:
     """Render mention-level coreference scores, one metric a line, then the average F1."""
-    lines = [f"  {name:<6} R {s['recall']:6.2f}  P {s['precision']:6.2f}  F1 {s['f1']:6.2f}"
-             for name, s in scores.items() if name != "average"]
+    lines = [
+        f"  {name:<6} R {s['recall']:6.2f}  P {s['precision']:6.2f}  F1 {s['f1']:6.2f}"
+        for name, s in scores.items()
+        if name != "average"
+    ]
     lines.append(f"  average F1 {scores['average']:6.2f}")
     return "\n".join(lines)

@@ -65,8 +65,9 @@ class SparqlEndpoint:
             except Exception as error:  # rdflib's parsers raise unrelated types
                 raise StoreError(f"the server's answer is not valid RDF: {error}", self.url) from None
             return result
-        raise StoreError(f"not a SPARQL endpoint: {self.url}/query answered {content_type or 'no content type'}",
-                         self.url)
+        raise StoreError(
+            f"not a SPARQL endpoint: {self.url}/query answered {content_type or 'no content type'}", self.url
+        )
 
     def update(self, sparql: str) -> None:
         """Run a SPARQL update."""
@@ -74,8 +75,9 @@ class SparqlEndpoint:
 
     def _post(self, service: str, text: str, content_type: str, accept: str) -> tuple[bytes, str]:
         url = f"{self.url}/{service}"
-        request = urllib.request.Request(url, data=text.encode("utf-8"), method="POST",
-                                         headers={"Content-Type": content_type, "Accept": accept})
+        request = urllib.request.Request(
+            url, data=text.encode("utf-8"), method="POST", headers={"Content-Type": content_type, "Accept": accept}
+        )
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
@@ -97,8 +99,7 @@ class SparqlEndpoint:
 
     def _network_message(self, reason: object) -> str:
         if isinstance(reason, (TimeoutError, socket.timeout)):
-            return (f"no answer from the SPARQL server within {self.timeout:g} s "
-                    "(set KG_COUNT_TIMEOUT to wait longer)")
+            return f"no answer from the SPARQL server within {self.timeout:g} s (set KG_COUNT_TIMEOUT to wait longer)"
         if isinstance(reason, ConnectionRefusedError):
             return f"connection refused by {self.address}: is the SPARQL server running?"
         if isinstance(reason, socket.gaierror):

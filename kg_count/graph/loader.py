@@ -51,8 +51,14 @@ class BuildSummary:
         ]
 
 
-def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: int | None = None, workers: int = 1,
-                scheduler: str | None = None, cache: str | os.PathLike | None = None) -> BuildSummary:
+def build_store(
+    docs: str | os.PathLike,
+    location: StoreLocation,
+    batch_size: int | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
+    cache: str | os.PathLike | None = None,
+) -> BuildSummary:
     """Add every document of ``docs`` (CoNLL or JSON lines) that the store at ``location`` lacks or holds
     from other content; return a summary.
 
@@ -68,10 +74,12 @@ def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: in
     summary = BuildSummary()
     started = time.perf_counter()
     ids = document_ids(docs)
-    with GraphStore(location) as store, \
-            (RecordCache(cache) if cache is not None else contextlib.nullcontext()) as records_cache, \
-            progress_bar("building", total=len(ids), unit="doc") as bar, \
-            deferred_interrupts() as interrupted:
+    with (
+        GraphStore(location) as store,
+        RecordCache(cache) if cache is not None else contextlib.nullcontext() as records_cache,
+        progress_bar("building", total=len(ids), unit="doc") as bar,
+        deferred_interrupts() as interrupted,
+    ):
         stored = store.document_versions()
         record_keys: dict[str, str] = {}
         leads: dict[str, str] = {}
@@ -92,12 +100,16 @@ def build_store(docs: str | os.PathLike, location: StoreLocation, batch_size: in
         def extract(documents: Iterable[Document]) -> Iterator[DocumentRecord]:
             return parallel_records(documents, workers, scheduler, batch_size)
 
-        records = extract(todo()) if records_cache is None else \
-            cached_records(todo(), records_cache, extract, lambda document: record_keys[document.doc_id])
+        records = (
+            extract(todo())
+            if records_cache is None
+            else cached_records(todo(), records_cache, extract, lambda document: record_keys[document.doc_id])
+        )
         for record in records:
             check(interrupted)
-            summary.triples += store.add(record, content_hash(record_keys.pop(record.doc_id)),
-                                         leads.pop(record.doc_id, None))
+            summary.triples += store.add(
+                record, content_hash(record_keys.pop(record.doc_id)), leads.pop(record.doc_id, None)
+            )
             summary.added += 1
             bar.update(1)
             summary.event_types.update(record.event_types)

@@ -14,11 +14,21 @@ PROV = Namespace("http://www.w3.org/ns/prov#")
 DBR = Namespace(DBPEDIA_PREFIX)
 GEO = Namespace("http://www.w3.org/2003/01/geo/wgs84_pos#")
 
-PREFIXES = {"kgc": KGC, "doc": DOC, "sem": SEM, "gaf": GAF, "nif": NIF, "time": TIME, "prov": PROV, "dbr": DBR,
-            "geo": GEO}
+PREFIXES = {
+    "kgc": KGC,
+    "doc": DOC,
+    "sem": SEM,
+    "gaf": GAF,
+    "nif": NIF,
+    "time": TIME,
+    "prov": PROV,
+    "dbr": DBR,
+    "geo": GEO,
+}
 STANDARD_PREFIXES = {"rdf": RDF, "rdfs": RDFS, "xsd": XSD, "owl": OWL}
-SPARQL_PROLOGUE = "\n".join(f"PREFIX {prefix}: <{namespace}>"
-                            for prefix, namespace in {**STANDARD_PREFIXES, **PREFIXES}.items())
+SPARQL_PROLOGUE = "\n".join(
+    f"PREFIX {prefix}: <{namespace}>" for prefix, namespace in {**STANDARD_PREFIXES, **PREFIXES}.items()
+)
 GRANULARITY_UNITS = {"day": TIME.unitDay, "week": TIME.unitWeek, "month": TIME.unitMonth, "year": TIME.unitYear}
 
 

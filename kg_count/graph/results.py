@@ -12,8 +12,10 @@ from rdflib import XSD, Graph, Literal
 from kg_count.graph.namespaces import bind_prefixes
 
 # strings, IRIs and comments, which may spell SERVICE without calling anything
-QUOTED_OR_COMMENT = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\''
-                               r'|<[^<>"{}|^`\\\s]*>|#[^\n]*')
+QUOTED_OR_COMMENT = re.compile(
+    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\''
+    r'|<[^<>"{}|^`\\\s]*>|#[^\n]*'
+)
 SERVICE_KEYWORD = re.compile(r"(?<![\w?$:])SERVICE(?![\w:])", re.IGNORECASE)
 
 

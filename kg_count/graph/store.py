@@ -49,8 +49,9 @@ def is_endpoint(location: StoreLocation) -> bool:
 
 def is_store_folder(path: Path) -> bool:
     """True when ``path`` is a folder holding a kg_count store (its marker, or the embedded store's own files)."""
-    return path.is_dir() and ((path / STORE_MARKER).is_file() or
-                              ((path / "CURRENT").is_file() and (path / "IDENTITY").is_file()))
+    return path.is_dir() and (
+        (path / STORE_MARKER).is_file() or ((path / "CURRENT").is_file() and (path / "IDENTITY").is_file())
+    )
 
 
 def _open_folder(path: Path, create: bool) -> tuple[Dataset, pyoxigraph.Store]:

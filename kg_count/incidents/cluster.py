@@ -60,7 +60,7 @@ def candidate_pairs(reports: Sequence[Report]) -> list[tuple[int, int]]:
     for members in by_family.values():
         intervals = sorted((date_interval(reports[i]), i) for i in members)
         for n, ((first, last), i) in enumerate(intervals):
-            for (other_first, _), j in intervals[n + 1:]:
+            for (other_first, _), j in intervals[n + 1 :]:
                 if (other_first - last).days > slack:
                     break
                 pairs.add((min(i, j), max(i, j)))
@@ -86,8 +86,9 @@ def score_pairs(scores: PairScores, model: CoreferenceModel) -> PairScores:
     return PairScores(scores.features, {pair: model.probability(f) for pair, f in scores.features.items()})
 
 
-def merge_groups(reports: Sequence[Report], scores: PairScores, threshold: float,
-                 group_threshold: float) -> list[tuple[list[int], list[tuple[int, int]]]]:
+def merge_groups(
+    reports: Sequence[Report], scores: PairScores, threshold: float, group_threshold: float
+) -> list[tuple[list[int], list[tuple[int, int]]]]:
     """Best-first merging of scored pairs; returns each group's report indices and the pairs that merged it."""
     probability = scores.probability
     parent = list(range(len(reports)))
@@ -122,16 +123,24 @@ def merge_groups(reports: Sequence[Report], scores: PairScores, threshold: float
     return [(members[x], links[x]) for x in members]
 
 
-def cluster_reports(reports: Sequence[Report], model: CoreferenceModel | None = None,
-                    evidence: PairScores | None = None) -> list[ReportCluster]:
+def cluster_reports(
+    reports: Sequence[Report], model: CoreferenceModel | None = None, evidence: PairScores | None = None
+) -> list[ReportCluster]:
     """Group reports into incidents with ``model`` (default: the shipped coreference model); return the
     clusters, largest first, then by earliest document id. ``evidence``: the pairs' features, when known."""
     model = model or shipped_coreference_model()
     scores = score_pairs(evidence or pair_evidence(reports), model)
     clusters = []
     for group, links in merge_groups(reports, scores, model.threshold, model.group_threshold):
-        merges = [Merge(reports[i].doc_id, reports[j].doc_id, round(scores.probability[(i, j)], 3),
-                        model.reasons(scores.features[(i, j)])) for i, j in links]
+        merges = [
+            Merge(
+                reports[i].doc_id,
+                reports[j].doc_id,
+                round(scores.probability[(i, j)], 3),
+                model.reasons(scores.features[(i, j)]),
+            )
+            for i, j in links
+        ]
         clusters.append(ReportCluster([reports[i] for i in sorted(group, key=lambda k: reports[k].doc_id)], merges))
     clusters.sort(key=lambda c: (-len(c.reports), c.reports[0].doc_id))
     return clusters

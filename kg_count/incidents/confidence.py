@@ -35,13 +35,57 @@ logger = logging.getLogger(__name__)
 TRAINED_SECTIONS = ("clustering", "confidence")
 
 MODEL_PATH = Path(__file__).with_name("models") / "incident_match.json"
-FOLLOW_UP_WORDS = frozenset({
-    "arrest", "arrested", "arrests", "charged", "charges", "charge", "sentenced", "sentence", "sentencing",
-    "trial", "court", "guilty", "plea", "pleads", "pleaded", "convicted", "jury", "judge", "funeral",
-    "vigil", "memorial", "remember", "remembered", "anniversary", "lawsuit", "sues", "indicted",
-    "indictment", "hearing", "bond", "bail", "prison", "years", "life", "verdict", "murder", "manslaughter",
-    "extradited", "custody", "suspect", "suspects", "mourn", "mourns", "honor", "honored", "rally", "protest",
-})
+FOLLOW_UP_WORDS = frozenset(
+    {
+        "arrest",
+        "arrested",
+        "arrests",
+        "charged",
+        "charges",
+        "charge",
+        "sentenced",
+        "sentence",
+        "sentencing",
+        "trial",
+        "court",
+        "guilty",
+        "plea",
+        "pleads",
+        "pleaded",
+        "convicted",
+        "jury",
+        "judge",
+        "funeral",
+        "vigil",
+        "memorial",
+        "remember",
+        "remembered",
+        "anniversary",
+        "lawsuit",
+        "sues",
+        "indicted",
+        "indictment",
+        "hearing",
+        "bond",
+        "bail",
+        "prison",
+        "years",
+        "life",
+        "verdict",
+        "murder",
+        "manslaughter",
+        "extradited",
+        "custody",
+        "suspect",
+        "suspects",
+        "mourn",
+        "mourns",
+        "honor",
+        "honored",
+        "rally",
+        "protest",
+    }
+)
 
 
 @dataclass
@@ -60,15 +104,22 @@ class IncidentModel(LinearModel):
     def to_json(self) -> dict:
         """The LinearModel's JSON with the missed rates and the settings the model was trained with
         (those in force when it is written, unless it records others)."""
-        return {**super().to_json(), "missed_rate": {k: round(v, 4) for k, v in sorted(self.missed_rate.items())},
-                "settings": self.trained_with or training_settings()}
+        return {
+            **super().to_json(),
+            "missed_rate": {k: round(v, 4) for k, v in sorted(self.missed_rate.items())},
+            "settings": self.trained_with or training_settings(),
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> "IncidentModel":
         plain = LinearModel.from_json(data)
-        return cls(plain.weights, plain.bias, plain.threshold,
-                   missed_rate={k: float(v) for k, v in data.get("missed_rate", {}).items()},
-                   trained_with=data.get("settings", {}))
+        return cls(
+            plain.weights,
+            plain.bias,
+            plain.threshold,
+            missed_rate={k: float(v) for k, v in data.get("missed_rate", {}).items()},
+            trained_with=data.get("settings", {}),
+        )
 
 
 def training_settings() -> dict[str, dict]:
@@ -125,8 +176,9 @@ def incident_features(incident, reports: Sequence) -> list[str]:
     return features
 
 
-def match_features(question, date: dt.date, granularity: str, certainty: str, killed: int, injured: int,
-                   roles: Iterable[str] = ()) -> list[str]:
+def match_features(
+    question, date: dt.date, granularity: str, certainty: str, killed: int, injured: int, roles: Iterable[str] = ()
+) -> list[str]:
     """Features of how a candidate incident fits a question (``io.questions.Question``).
 
     ``date``, ``granularity`` and ``certainty`` are the incident's time estimate, ``killed`` and
@@ -179,8 +231,11 @@ def twin_features(incidents: Sequence, families: Sequence[str]) -> list[list[str
         for n in members:
             here = incidents[n]
             rank = (len(here.doc_ids), here.incident_id)
-            gaps = [abs((incidents[m].date - here.date).days) for m in members
-                    if m != n and (len(incidents[m].doc_ids), incidents[m].incident_id) > rank]
+            gaps = [
+                abs((incidents[m].date - here.date).days)
+                for m in members
+                if m != n and (len(incidents[m].doc_ids), incidents[m].incident_id) > rank
+            ]
             if any(gap <= 1 for gap in gaps):
                 found[n].append("twin:larger_within_day")
             elif any(gap <= 7 for gap in gaps):
@@ -199,8 +254,9 @@ def match_probability(model: LinearModel, confidence: float, features: Iterable[
     return 1.0 / (1.0 + math.exp(-max(-35.0, min(35.0, score))))
 
 
-def count_distribution(probabilities: Sequence[float], sizes: Sequence[int] | None = None,
-                       missed: float = 0.0, cap: int = 400) -> list[float]:
+def count_distribution(
+    probabilities: Sequence[float], sizes: Sequence[int] | None = None, missed: float = 0.0, cap: int = 400
+) -> list[float]:
     """The distribution of ``sum(size_i * X_i) + M`` for independent ``X_i ~ Bernoulli(p_i)`` and
     ``M ~ Poisson(missed)`` (what the query did not find).
 
@@ -214,14 +270,14 @@ def count_distribution(probabilities: Sequence[float], sizes: Sequence[int] | No
         mixed = [value * (1 - p) for value in longer]
         for total, value in enumerate(distribution):
             mixed[min(total + size, cap)] += value * p
-        distribution = mixed[:cap + 1]
+        distribution = mixed[: cap + 1]
     if missed > 0:
         poisson = [math.exp(-missed)]
         while len(poisson) <= cap and (len(poisson) <= missed or poisson[-1] > 1e-9):
             poisson.append(poisson[-1] * missed / len(poisson))
         total = [0.0] * min(cap + 1, len(distribution) + len(poisson) - 1)
         for n, a in enumerate(distribution):
-            for m, b in enumerate(poisson[:len(total) - n]):
+            for m, b in enumerate(poisson[: len(total) - n]):
                 total[n + m] += a * b
         distribution = total
     return distribution
@@ -250,5 +306,8 @@ def _warn_when_trained_otherwise(stamp: int, *sections) -> None:
     model = _model_of_file(stamp)
     differing = sections_trained_otherwise(model.trained_with, TRAINED_SECTIONS)
     if differing:
-        logger.warning("the incident-match model was trained with other [%s] settings; retrain it with %s",
-                       "], [".join(differing), model.retrain)
+        logger.warning(
+            "the incident-match model was trained with other [%s] settings; retrain it with %s",
+            "], [".join(differing),
+            model.retrain,
+        )

@@ -33,14 +33,22 @@ class CoreferenceModel(LinearModel):
 
     def to_json(self) -> dict:
         """The LinearModel's JSON with the group threshold and the training settings."""
-        return {**super().to_json(), "group_threshold": round(self.group_threshold, 4),
-                "settings": self.trained_with or {"clustering": dataclasses.asdict(settings().clustering)}}
+        return {
+            **super().to_json(),
+            "group_threshold": round(self.group_threshold, 4),
+            "settings": self.trained_with or {"clustering": dataclasses.asdict(settings().clustering)},
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> "CoreferenceModel":
         plain = LinearModel.from_json(data)
-        return cls(plain.weights, plain.bias, plain.threshold, trained_with=plain.trained_with,
-                   group_threshold=float(data.get("group_threshold", plain.threshold)))
+        return cls(
+            plain.weights,
+            plain.bias,
+            plain.threshold,
+            trained_with=plain.trained_with,
+            group_threshold=float(data.get("group_threshold", plain.threshold)),
+        )
 
     def reasons(self, features: list[str], top: int = 5) -> list[str]:
         """The ``top`` features that weigh most in this pair's probability, with their weights."""
@@ -52,8 +60,9 @@ class CoreferenceModel(LinearModel):
 def _load(path: str, stamp: float) -> CoreferenceModel:
     model = CoreferenceModel.load(path)
     if sections_trained_otherwise(model.trained_with, ("clustering",)):
-        logger.warning("the coreference model was trained with other [clustering] settings; retrain it with %s",
-                       model.retrain)
+        logger.warning(
+            "the coreference model was trained with other [clustering] settings; retrain it with %s", model.retrain
+        )
     return model
 
 

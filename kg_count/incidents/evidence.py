@@ -16,9 +16,39 @@ from rapidfuzz import fuzz
 from kg_count.incidents.reports import Report, ReportedPerson
 from kg_count.geography import place_coordinates
 from kg_count.settings import settings
-TITLE_STOPWORDS = frozenset({"a", "an", "the", "in", "on", "at", "of", "to", "for", "and", "after", "is", "was", "by",
-                             "with", "police", "man", "woman", "say", "says", "said", "shot", "shooting", "killed",
-                             "dead", "fire", "injured", "wounded"})
+
+TITLE_STOPWORDS = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "in",
+        "on",
+        "at",
+        "of",
+        "to",
+        "for",
+        "and",
+        "after",
+        "is",
+        "was",
+        "by",
+        "with",
+        "police",
+        "man",
+        "woman",
+        "say",
+        "says",
+        "said",
+        "shot",
+        "shooting",
+        "killed",
+        "dead",
+        "fire",
+        "injured",
+        "wounded",
+    }
+)
 
 
 @dataclass
@@ -60,8 +90,11 @@ def same_person(a: ReportedPerson, b: ReportedPerson) -> bool:
         return True
     if len(first_a) == 1 or len(first_b) == 1:
         return first_a[0] == first_b[0]
-    return (fuzz.ratio(first_a, first_b) >= limits.first_name_similarity
-            or first_a.startswith(first_b) or first_b.startswith(first_a))
+    return (
+        fuzz.ratio(first_a, first_b) >= limits.first_name_similarity
+        or first_a.startswith(first_b)
+        or first_b.startswith(first_a)
+    )
 
 
 def shared_names(a: Report, b: Report) -> list[str]:

@@ -25,13 +25,17 @@ def _incident(store: GraphStore, incident_id: str) -> tuple:
     InputError when the store has no such incident."""
     ensure_incidents(store)
     node = incident_iri(incident_id).n3()
-    graph = readable_graph(store.query(
-        f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH {INCIDENT_GRAPH.n3()} {{ {node} <{KGC.incidentId}> ?id . "
-        f"{{ BIND({node} AS ?s) }} UNION {{ {node} <{SEM.hasTime}> ?s }} UNION {{ {node} <{SEM.hasActor}> ?s }} "
-        f"?s ?p ?o }} }}").graph)
+    graph = readable_graph(
+        store.query(
+            f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH {INCIDENT_GRAPH.n3()} {{ {node} <{KGC.incidentId}> ?id . "
+            f"{{ BIND({node} AS ?s) }} UNION {{ {node} <{SEM.hasTime}> ?s }} UNION {{ {node} <{SEM.hasActor}> ?s }} "
+            f"?s ?p ?o }} }}"
+        ).graph
+    )
     if not len(graph):
-        raise InputError(f"incident {incident_id!r} is not in the store (list them with: kg-count incidents)",
-                         store.location)
+        raise InputError(
+            f"incident {incident_id!r} is not in the store (list them with: kg-count incidents)", store.location
+        )
     return incident_iri(incident_id), graph
 
 
@@ -53,8 +57,10 @@ def _document_lines(store: GraphStore, doc_iris) -> list[str]:
     for doc_id, entry in sorted(reported.items(), key=lambda item: (str(item[1]["row"].dct), item[0])):
         row = entry["row"]
         city = _local(row.city) if row.city is not None else "-"
-        lines.append(f"    {doc_id} {row.dct} {','.join(sorted(entry['types']))}: {row.date} ({row.certainty}), "
-                     f"{city}, killed {row.killed} injured {row.injured} | {row.title}")
+        lines.append(
+            f"    {doc_id} {row.dct} {','.join(sorted(entry['types']))}: {row.date} ({row.certainty}), "
+            f"{city}, killed {row.killed} injured {row.injured} | {row.title}"
+        )
     return lines
 
 
@@ -62,19 +68,23 @@ def explain_incident(store: GraphStore, incident_id: str) -> str:
     """One incident as text: properties, documents (earliest first) with what each reported, and the merge reasons."""
     node, graph = _incident(store, incident_id)
     time_node = graph.value(node, SEM.hasTime)
-    lines = [f"incident {incident_id}",
-             f"  types: {', '.join(sorted(_local(t) for t in graph.objects(node, SEM.eventType)))}",
-             f"  date: {graph.value(time_node, TIME.inXSDDate)} ({_local(graph.value(time_node, KGC.granularity))}, "
-             f"from the {graph.value(time_node, KGC.certainty)})",
-             f"  city: {graph.value(node, KGC.city) or '-'}",
-             f"  state: {graph.value(node, KGC.state) or '-'}",
-             f"  killed {graph.value(node, KGC.killedCount)}, injured {graph.value(node, KGC.injuredCount)}, "
-             f"fired {graph.value(node, KGC.firedCount)}",
-             f"  confidence: {graph.value(node, KGC.confidence)} "
-             "(that it is a distinct real incident, when it matches a question)",
-             f"  evidence: {', '.join(sorted(str(e) for e in graph.objects(node, KGC.evidence)))}"]
-    people = sorted((str(graph.value(p, KGC.fullName)), _local(graph.value(p, KGC.role)),
-                     _local(graph.value(p, KGC.status))) for p in graph.objects(node, SEM.hasActor))
+    lines = [
+        f"incident {incident_id}",
+        f"  types: {', '.join(sorted(_local(t) for t in graph.objects(node, SEM.eventType)))}",
+        f"  date: {graph.value(time_node, TIME.inXSDDate)} ({_local(graph.value(time_node, KGC.granularity))}, "
+        f"from the {graph.value(time_node, KGC.certainty)})",
+        f"  city: {graph.value(node, KGC.city) or '-'}",
+        f"  state: {graph.value(node, KGC.state) or '-'}",
+        f"  killed {graph.value(node, KGC.killedCount)}, injured {graph.value(node, KGC.injuredCount)}, "
+        f"fired {graph.value(node, KGC.firedCount)}",
+        f"  confidence: {graph.value(node, KGC.confidence)} "
+        "(that it is a distinct real incident, when it matches a question)",
+        f"  evidence: {', '.join(sorted(str(e) for e in graph.objects(node, KGC.evidence)))}",
+    ]
+    people = sorted(
+        (str(graph.value(p, KGC.fullName)), _local(graph.value(p, KGC.role)), _local(graph.value(p, KGC.status)))
+        for p in graph.objects(node, SEM.hasActor)
+    )
     lines.extend(f"  person: {name} ({role}, {status})" for name, role, status in people)
     documents = _document_lines(store, set(graph.objects(node, PROV.wasDerivedFrom)))
     lines.append(f"  documents ({len(documents)}):")
@@ -99,9 +109,11 @@ def list_incidents(store: GraphStore, event_type: str | None, place: str | None,
             continue
         if date and not str(row.date).startswith(date):
             continue
-        lines.append(f"{row.incidentId}\t{row.date}\t{','.join(types)}\t{_local(row.city) if row.city else '-'}\t"
-                     f"{_local(row.state) if row.state else '-'}\tk{row.killed} i{row.injured} f{row.fired}\t"
-                     f"{float(row.confidence):.2f}\t{row.docs} docs")
+        lines.append(
+            f"{row.incidentId}\t{row.date}\t{','.join(types)}\t{_local(row.city) if row.city else '-'}\t"
+            f"{_local(row.state) if row.state else '-'}\tk{row.killed} i{row.injured} f{row.fired}\t"
+            f"{float(row.confidence):.2f}\t{row.docs} docs"
+        )
     shown = lines if limit == 0 else lines[:limit]
     header = "id\tdate\ttypes\tcity\tstate\tcounts\tconfidence\tdocuments"
     footer = f"{len(shown)} of {len(lines)} incidents shown"
@@ -113,5 +125,6 @@ def document_incidents(store: GraphStore) -> dict[str, tuple[str, float]]:
     """Each document's incident in the store's incident graph (built first when stale): the incident's
     id and its confidence (that it is a distinct real incident)."""
     ensure_incidents(store)
-    return {str(r.docId): (str(r.incidentId), float(r.confidence))
-            for r in store.query(read_query("document_incidents"))}
+    return {
+        str(r.docId): (str(r.incidentId), float(r.confidence)) for r in store.query(read_query("document_incidents"))
+    }

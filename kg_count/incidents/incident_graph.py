@@ -82,8 +82,13 @@ def add_incident(graph: Graph, incident: Incident) -> URIRef:
     for doc_id in incident.doc_ids:
         graph.add((node, PROV.wasDerivedFrom, document_iri(doc_id)))
     for merge in incident.merges:
-        graph.add((node, KGC.mergeReason, Literal(f"{merge.doc_a} + {merge.doc_b} ({merge.score:g}): "
-                                                  + "; ".join(merge.reasons))))
+        graph.add(
+            (
+                node,
+                KGC.mergeReason,
+                Literal(f"{merge.doc_a} + {merge.doc_b} ({merge.score:g}): " + "; ".join(merge.reasons)),
+            )
+        )
     return node
 
 

@@ -16,8 +16,16 @@ from kg_count.incidents import incident_graph as incident_graph_module
 from kg_count.incidents.incident_graph import INCIDENT_GRAPH, incident_graph
 from kg_count.graph.namespaces import KGC
 from kg_count import geography
-from kg_count.incidents import (cluster, confidence, coreference_model, evidence, pair_features,
-                                reconcile as reconcile_module, reports, title_vectors)
+from kg_count.incidents import (
+    cluster,
+    confidence,
+    coreference_model,
+    evidence,
+    pair_features,
+    reconcile as reconcile_module,
+    reports,
+    title_vectors,
+)
 from kg_count.incidents.cluster import cluster_reports
 from kg_count.incidents.confidence import MODEL_PATH, incident_features, shipped_model, twin_features
 from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH
@@ -29,8 +37,18 @@ from kg_count.settings import settings, stage_fingerprint
 if TYPE_CHECKING:
     from kg_count.graph.store import GraphStore
 
-CLUSTERING_MODULES = (reports, evidence, pair_features, title_vectors, coreference_model, cluster, reconcile_module,
-                      incident_graph_module, confidence, geography)
+CLUSTERING_MODULES = (
+    reports,
+    evidence,
+    pair_features,
+    title_vectors,
+    coreference_model,
+    cluster,
+    reconcile_module,
+    incident_graph_module,
+    confidence,
+    geography,
+)
 
 
 def settings_fingerprint(modules=CLUSTERING_MODULES) -> str:
@@ -43,8 +61,10 @@ def fingerprint(store: GraphStore) -> str:
     """A hash of the store's complete documents with their content hashes, of the clustering settings,
     of the coreference model and of the incident-match model."""
     documents = sorted(f"{doc_id} {content}" for doc_id, content in store.document_versions().items())
-    models = [hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else "none"
-              for path in (COREFERENCE_MODEL_PATH, MODEL_PATH)]
+    models = [
+        hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else "none"
+        for path in (COREFERENCE_MODEL_PATH, MODEL_PATH)
+    ]
     return hashlib.sha256("\n".join([settings_fingerprint(), *models, *documents]).encode()).hexdigest()
 
 

@@ -37,8 +37,6 @@ class Similarity:
 COSINE_EDGES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 
 
-
-
 def rarest_shared(a: str, b: str, rarity: dict[str, float] | None) -> float:
     """The rarity of the rarest content word texts ``a`` and ``b`` share (0 when none or no rarities)."""
     if not rarity:
@@ -53,8 +51,12 @@ def hard_conflict(a: Report, b: Report, similarity: Similarity = Similarity()) -
     chosen = settings().clustering
     if a.family != b.family:
         return f"kinds differ ({a.family} / {b.family})"
-    if a.state_iri and b.state_iri and a.state_iri != b.state_iri and \
-            rarest_shared(a.title, b.title, similarity.rarity) < chosen.state_bridge_rarity:
+    if (
+        a.state_iri
+        and b.state_iri
+        and a.state_iri != b.state_iri
+        and rarest_shared(a.title, b.title, similarity.rarity) < chosen.state_bridge_rarity
+    ):
         return "states differ"
     if days_between(a, b) > chosen.date_slack_days and not shared_names(a, b):
         return f"dates apart ({a.date} / {b.date})"
@@ -128,8 +130,10 @@ def text_rarity(texts: Sequence[str]) -> dict[str, float]:
 
 def _text_features(a: Report, b: Report, similarity: Similarity) -> list[str]:
     features = [f"title:words:{bucket(fuzz.token_set_ratio(title_words(a.title), title_words(b.title)), (40, 60, 80))}"]
-    for part, rarity, edges in (("title", similarity.rarity, (3, 4, 5, 6, 7)),
-                                ("lead", similarity.lead_rarity, (4, 5, 6, 7))):
+    for part, rarity, edges in (
+        ("title", similarity.rarity, (3, 4, 5, 6, 7)),
+        ("lead", similarity.lead_rarity, (4, 5, 6, 7)),
+    ):
         here, there = getattr(a, part), getattr(b, part)
         if rarity and here and there:
             shared = [rarity.get(w, 0.0) for w in content_words(here) & content_words(there)]
@@ -156,9 +160,16 @@ def pair_features(a: Report, b: Report, similarity: Similarity = Similarity()) -
     with a few conjunctions of place, date and names, the strongest signs taken together, and the
     hand-weighted rules' verdict."""
     date, place, names = _date_features(a, b), _place_features(a, b), _name_features(a, b)
-    features = [*date, *place, *names, *_count_features(a, b), *_text_features(a, b, similarity),
-                _rule_feature(a, b),
-                f"dct:{bucket(abs((a.dct - b.dct).days), (1, 2, 4, 8, 31))}", f"family:{a.family}"]
+    features = [
+        *date,
+        *place,
+        *names,
+        *_count_features(a, b),
+        *_text_features(a, b, similarity),
+        _rule_feature(a, b),
+        f"dct:{bucket(abs((a.dct - b.dct).days), (1, 2, 4, 8, 31))}",
+        f"family:{a.family}",
+    ]
     features.append(f"{place[0]}&{date[0]}")
     features.append(f"{place[0]}&{names[0]}")
     features.append(f"{date[0]}&{names[0]}")

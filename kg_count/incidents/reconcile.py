@@ -82,9 +82,14 @@ def _people(reports: list[Report]) -> list[ReportedPerson]:
                 if same_person(known, person):
                     longer = person if len(person.full_name) > len(known.full_name) else known
                     severe = person if STATUS_SEVERITY[person.status] > STATUS_SEVERITY[known.status] else known
-                    people[n] = ReportedPerson(longer.full_name, longer.first_name, longer.last_name,
-                                               known.age or person.age,
-                                               known.role if known.role != "other" else person.role, severe.status)
+                    people[n] = ReportedPerson(
+                        longer.full_name,
+                        longer.first_name,
+                        longer.last_name,
+                        known.age or person.age,
+                        known.role if known.role != "other" else person.role,
+                        severe.status,
+                    )
                     break
             else:
                 people.append(person)
@@ -110,7 +115,18 @@ def reconcile(cluster: ReportCluster, incident_id: str) -> Incident:
     city_iri, city, state_iri = _place(reports)
     killed, injured, fired = (_count(reports, name) for name in ("killed", "injured", "fired"))
     return Incident(
-        incident_id=incident_id, types=_types(reports, killed, injured), date=date, granularity=granularity,
-        certainty=certainty, city_iri=city_iri, city=city, state_iri=state_iri,
-        killed=killed, injured=injured, fired=fired, people=_people(reports),
-        doc_ids=[r.doc_id for r in reports], merges=cluster.merges)
+        incident_id=incident_id,
+        types=_types(reports, killed, injured),
+        date=date,
+        granularity=granularity,
+        certainty=certainty,
+        city_iri=city_iri,
+        city=city,
+        state_iri=state_iri,
+        killed=killed,
+        injured=injured,
+        fired=fired,
+        people=_people(reports),
+        doc_ids=[r.doc_id for r in reports],
+        merges=cluster.merges,
+    )

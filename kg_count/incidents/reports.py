@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from kg_count.graph.store import GraphStore
 
 
-
 def _local(iri) -> str:
     return str(iri).rsplit("#", 1)[-1].rsplit("/", 1)[-1]
 
@@ -65,8 +64,10 @@ class Report:
     def named_participants(self) -> list[ReportedPerson]:
         """Victims and suspects named with a first and a last name, victims first (officials and
         witnesses named in many stories of one city tell nothing of which incident it is)."""
-        return sorted((p for p in self.people if p.first_name and p.last_name and p.role != "other"),
-                      key=lambda p: p.role != "victim")
+        return sorted(
+            (p for p in self.people if p.first_name and p.last_name and p.role != "other"),
+            key=lambda p: p.role != "victim",
+        )
 
 
 def reports_from_store(store: GraphStore) -> list[Report]:
@@ -77,21 +78,33 @@ def reports_from_store(store: GraphStore) -> list[Report]:
         report = reports.get(doc_id)
         if report is None:
             reports[doc_id] = Report(
-                doc_id=doc_id, dct=row.dct.toPython(), title=str(row.title), types={_local(row.type)},
-                date=row.date.toPython(), granularity=_local(row.granularity).removeprefix("unit").lower(),
+                doc_id=doc_id,
+                dct=row.dct.toPython(),
+                title=str(row.title),
+                types={_local(row.type)},
+                date=row.date.toPython(),
+                granularity=_local(row.granularity).removeprefix("unit").lower(),
                 certainty=str(row.certainty),
                 city_iri=str(row.city) if row.city is not None else None,
                 city=str(row.cityLabel) if row.cityLabel is not None else None,
                 state_iri=str(row.state) if row.state is not None else None,
-                killed=int(row.killed), injured=int(row.injured), fired=int(row.fired),
-                lead=str(row.lead) if row.lead is not None else "")
+                killed=int(row.killed),
+                injured=int(row.injured),
+                fired=int(row.fired),
+                lead=str(row.lead) if row.lead is not None else "",
+            )
         else:
             report.types.add(_local(row.type))
     people: dict[str, dict[str, ReportedPerson]] = defaultdict(dict)
     for row in store.query(read_query("report_people")):
         people[str(row.docId)][str(row.person)] = ReportedPerson(
-            str(row.fullName), str(row.firstName), str(row.lastName),
-            int(row.age) if row.age is not None else None, _local(row.role), _local(row.status))
+            str(row.fullName),
+            str(row.firstName),
+            str(row.lastName),
+            int(row.age) if row.age is not None else None,
+            _local(row.role),
+            _local(row.status),
+        )
     for doc_id, found in people.items():
         if doc_id in reports:
             reports[doc_id].people = [found[key] for key in sorted(found)]

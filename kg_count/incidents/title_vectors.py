@@ -49,8 +49,9 @@ def sentence_vectors(texts: Iterable[str], cache: Path | None = None) -> dict[st
                 found[text] = np.frombuffer(row[0], dtype=np.float16).astype(np.float32)
         for text in (t for t in wanted if t not in found):
             vector = load_encoder().sentence_vector(text).astype(np.float32)
-            connection.execute("INSERT OR REPLACE INTO vectors VALUES (?, ?)",
-                               (_key(text), vector.astype(np.float16).tobytes()))
+            connection.execute(
+                "INSERT OR REPLACE INTO vectors VALUES (?, ?)", (_key(text), vector.astype(np.float16).tobytes())
+            )
             found[text] = vector
     finally:
         connection.close()

@@ -45,11 +45,17 @@ def _count(raw: Mapping, path: object, where: str, required: bool) -> int | None
     value = raw.get("numerical_answer")
     if value is None and not required:
         return None
-    whole = (not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
-             and value == int(value) and 0 <= value <= MAX_COUNT)
+    whole = (
+        not isinstance(value, bool)
+        and isinstance(value, (int, float))
+        and math.isfinite(value)
+        and value == int(value)
+        and 0 <= value <= MAX_COUNT
+    )
     if not whole:
-        raise InputError(f"numerical_answer must be a whole number from 0 to {MAX_COUNT:,}, got {value!r}",
-                         path, item=where)
+        raise InputError(
+            f"numerical_answer must be a whole number from 0 to {MAX_COUNT:,}, got {value!r}", path, item=where
+        )
     return int(value)
 
 
@@ -66,8 +72,11 @@ def _part_info(value: object, path: object, where: str) -> dict[str, dict[str, i
     info = {}
     for incident, counts in value.items():
         try:
-            info[str(incident)] = {str(k): _count({"numerical_answer": n}, path, where, True)
-                                   for k, n in counts.items() if not (isinstance(n, float) and math.isnan(n))}
+            info[str(incident)] = {
+                str(k): _count({"numerical_answer": n}, path, where, True)
+                for k, n in counts.items()
+                if not (isinstance(n, float) and math.isnan(n))
+            }
         except InputError:
             raise InputError(shape, path, item=f"{where}, incident {incident}") from None
     return info
@@ -89,10 +98,13 @@ def read_gold_answers(path: str | os.PathLike) -> dict[str, GoldAnswer]:
         where = f"question {qid}"
         if not isinstance(raw, Mapping) or not isinstance(raw.get("answer_docs"), Mapping):
             raise InputError("gold answer needs answer_docs as {incident: [documents]}", path, item=where)
-        incidents = {str(inc): _document_list(docs, path, where, f"answer_docs of incident {inc}")
-                     for inc, docs in raw["answer_docs"].items()}
-        answers[str(qid)] = GoldAnswer(_count(raw, path, where, True), incidents,
-                                       _part_info(raw.get("part_info", {}), path, where))
+        incidents = {
+            str(inc): _document_list(docs, path, where, f"answer_docs of incident {inc}")
+            for inc, docs in raw["answer_docs"].items()
+        }
+        answers[str(qid)] = GoldAnswer(
+            _count(raw, path, where, True), incidents, _part_info(raw.get("part_info", {}), path, where)
+        )
     return answers
 
 

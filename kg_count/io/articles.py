@@ -30,16 +30,19 @@ def english_tokenizer() -> Tokenizer:
 
 
 def _tokens(tokenizer: Tokenizer, doc_id: str, title: str, content: str) -> list[Token]:
-    tokens = [Token(f"{doc_id}.t1.{i}", t.text, "TITLE", "t1", i)
-              for i, t in enumerate((t for t in tokenizer(title) if not t.is_space), start=1)]
+    tokens = [
+        Token(f"{doc_id}.t1.{i}", t.text, "TITLE", "t1", i)
+        for i, t in enumerate((t for t in tokenizer(title) if not t.is_space), start=1)
+    ]
     paragraphs = [p.strip() for p in content.split("\n") if p.strip()]
     for number, paragraph in enumerate(paragraphs, start=1):
         first = 1 if number == 1 else 0
         words = [t.text for t in tokenizer(paragraph) if not t.is_space]
         sentence = f"b{number}"
         tokens += [Token(f"{doc_id}.{sentence}.{i}", w, "BODY", sentence, i) for i, w in enumerate(words, start=first)]
-        tokens.append(Token(f"{doc_id}.{sentence}.{first + len(words)}", NEWLINE_TOKEN, "BODY", sentence,
-                            first + len(words)))
+        tokens.append(
+            Token(f"{doc_id}.{sentence}.{first + len(words)}", NEWLINE_TOKEN, "BODY", sentence, first + len(words))
+        )
     return tokens
 
 
@@ -102,8 +105,9 @@ def document_ids(path: str | os.PathLike) -> list[str]:
         entries = ((n, m["doc"]) for n, m in ((n, BEGIN_RE.match(line)) for n, line in text_lines(path)) if m)
     for number, doc_id in entries:
         if doc_id in seen:
-            raise InputError(f"document id appears twice (first on line {seen[doc_id]})", path, number,
-                             f"document {doc_id}")
+            raise InputError(
+                f"document id appears twice (first on line {seen[doc_id]})", path, number, f"document {doc_id}"
+            )
         seen[doc_id] = number
     if not seen:
         kind = "JSON lines of articles" if _is_articles(path) else "'#begin document (ID);' lines"

@@ -86,8 +86,9 @@ def parse_dct(value: str, path: object, line: int, doc_id: str) -> dt.date:
     except ValueError:
         raise InputError(f"DCT {value!r} is not a YYYY-MM-DD date", path, line, f"document {doc_id}") from None
     if not DCT_YEARS[0] <= date.year <= DCT_YEARS[1]:
-        raise InputError(f"DCT {value} is outside the years {DCT_YEARS[0]}-{DCT_YEARS[1]}", path, line,
-                         f"document {doc_id}")
+        raise InputError(
+            f"DCT {value} is outside the years {DCT_YEARS[0]}-{DCT_YEARS[1]}", path, line, f"document {doc_id}"
+        )
     return date
 
 
@@ -119,8 +120,9 @@ def text_lines(path: str | os.PathLike) -> Iterator[tuple[int, str]]:
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as error:
-                raise InputError(f"not UTF-8 text (byte {raw[error.start]:#04x} at column {error.start + 1})",
-                                 path, number) from None
+                raise InputError(
+                    f"not UTF-8 text (byte {raw[error.start]:#04x} at column {error.start + 1})", path, number
+                ) from None
             if number == 1:
                 line = line.removeprefix("\ufeff")
             yield number, line.rstrip("\n").rstrip("\r")
@@ -209,8 +211,11 @@ def chain_column(n_tokens: int, chains: Mapping[int, Iterable[Mention]]) -> list
     return column
 
 
-def write_documents(path: str | os.PathLike, documents: Sequence[Document],
-                    chains: Mapping[str, Mapping[int, Iterable[Mention]]] | None = None) -> None:
+def write_documents(
+    path: str | os.PathLike,
+    documents: Sequence[Document],
+    chains: Mapping[str, Mapping[int, Iterable[Mention]]] | None = None,
+) -> None:
     """Write documents in the task's CoNLL format, atomically; ``chains[doc_id]`` fills the fourth column."""
     chains = chains or {}
     with atomic_writer(path) as out:
@@ -242,8 +247,12 @@ def read_chains(path: str | os.PathLike) -> dict[str, dict[int, list[Mention]]]:
             continue
         if line.startswith(END_LINE):
             if any(open_at.values()):
-                raise InputError(f"chain(s) {sorted(c for c, s in open_at.items() if s)} never closed",
-                                 path, start_line, f"document {doc_id}")
+                raise InputError(
+                    f"chain(s) {sorted(c for c, s in open_at.items() if s)} never closed",
+                    path,
+                    start_line,
+                    f"document {doc_id}",
+                )
             inside = False
             continue
         fields = line.split("\t")

@@ -77,10 +77,13 @@ def parse_time(granularity: str, value: str) -> TimeConstraint:
 def _one_granularity(prop: str, raw: object, where: str, path: object) -> tuple[str, str]:
     if not isinstance(raw, Mapping) or len(raw) != 1:
         raise InputError(f"{prop} must be an object with exactly one of {GRANULARITIES[prop]}", path, item=where)
-    (granularity, value), = raw.items()
+    ((granularity, value),) = raw.items()
     if granularity not in GRANULARITIES[prop]:
-        raise InputError(f"unknown {prop} granularity {granularity!r} (expected one of "
-                         f"{', '.join(GRANULARITIES[prop])})", path, item=where)
+        raise InputError(
+            f"unknown {prop} granularity {granularity!r} (expected one of {', '.join(GRANULARITIES[prop])})",
+            path,
+            item=where,
+        )
     if not isinstance(value, str):
         raise InputError(f"{prop} {granularity} must be a string, got {value!r}", path, item=where)
     return granularity, value
@@ -93,15 +96,20 @@ def parse_question(question_id: str, raw: object, path: object = None) -> Questi
         raise InputError("a question must be a JSON object", path, item=where)
     event_type = raw.get("event_type")
     if event_type not in EVENT_TYPES:
-        raise InputError(f"unknown event type {event_type!r} (expected one of {', '.join(EVENT_TYPES)})",
-                         path, item=where)
+        raise InputError(
+            f"unknown event type {event_type!r} (expected one of {', '.join(EVENT_TYPES)})", path, item=where
+        )
     subtask = raw.get("subtask")
     if subtask not in SUBTASKS:
         raise InputError(f"subtask must be 1, 2 or 3, got {subtask!r}", path, item=where)
     present = [p for p in PROPERTIES if p in raw]
     if len(present) != 2:
-        raise InputError(f"a question needs exactly two of location, time, participant; it has "
-                         f"{len(present)} ({', '.join(present) or 'none'})", path, item=where)
+        raise InputError(
+            f"a question needs exactly two of location, time, participant; it has "
+            f"{len(present)} ({', '.join(present) or 'none'})",
+            path,
+            item=where,
+        )
     values = {p: _one_granularity(p, raw[p], where, path) for p in present}
     time = None
     if "time" in values:
@@ -109,19 +117,23 @@ def parse_question(question_id: str, raw: object, path: object = None) -> Questi
         try:
             time = parse_time(granularity, value)
         except ValueError:
-            raise InputError(f"time {granularity} {value!r} is not in the form {TIME_FORMATS[granularity]}",
-                             path, item=where) from None
+            raise InputError(
+                f"time {granularity} {value!r} is not in the form {TIME_FORMATS[granularity]}", path, item=where
+            ) from None
     location = values.get("location")
     if location and location[1] and not location[1].startswith(DBPEDIA_PREFIX):
         raise InputError(f"location {location[1]!r} is not a DBpedia IRI ({DBPEDIA_PREFIX}...)", path, item=where)
     if location and IRI_FORBIDDEN.search(location[1]):
-        raise InputError(f"location {location[1]!r} is not a valid IRI (it holds a space, quote, angle bracket, "
-                         "backslash or control character)", path, item=where)
+        raise InputError(
+            f"location {location[1]!r} is not a valid IRI (it holds a space, quote, angle bracket, "
+            "backslash or control character)",
+            path,
+            item=where,
+        )
     participant = values.get("participant")
     if participant and not participant[1].strip():
         raise InputError("participant name is empty", path, item=where)
-    return Question(question_id, subtask, event_type, location, time, participant,
-                    str(raw.get("verbose_question", "")))
+    return Question(question_id, subtask, event_type, location, time, participant, str(raw.get("verbose_question", "")))
 
 
 def read_questions(path: str | os.PathLike) -> dict[str, Question]:

@@ -77,32 +77,43 @@ class Encoder:
         for i in range(self.layers):  # one matrix for the three projections; dense weights stored (in, out)
             p = f"encoder.layer.{i}."
             self.w[p + "qkv.weight"] = np.concatenate(
-                [self.w[p + f"attention.self.{n}.weight"].T for n in ("query", "key", "value")], axis=1)
-            self.w[p + "qkv.bias"] = np.concatenate([self.w[p + f"attention.self.{n}.bias"]
-                                                     for n in ("query", "key", "value")])
+                [self.w[p + f"attention.self.{n}.weight"].T for n in ("query", "key", "value")], axis=1
+            )
+            self.w[p + "qkv.bias"] = np.concatenate(
+                [self.w[p + f"attention.self.{n}.bias"] for n in ("query", "key", "value")]
+            )
             for name in ("attention.output.dense", "intermediate.dense", "output.dense"):
                 self.w[p + name + ".weight"] = np.ascontiguousarray(self.w[p + name + ".weight"].T)
 
     def hidden_states(self, ids: np.ndarray) -> list[np.ndarray]:
         """Hidden states (embeddings, then each layer's output), each (len(ids), 384), for one sequence."""
         w, n = self.w, len(ids)
-        x = (w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:n]
-             + w["embeddings.token_type_embeddings.weight"][0])
+        x = (
+            w["embeddings.word_embeddings.weight"][ids]
+            + w["embeddings.position_embeddings.weight"][:n]
+            + w["embeddings.token_type_embeddings.weight"][0]
+        )
         x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps)
         states = [x]
         width = x.shape[1] // self.heads
         for i in range(self.layers):
             p = f"encoder.layer.{i}."
             qkv = x @ w[p + "qkv.weight"] + w[p + "qkv.bias"]
-            q, k, v = (np.ascontiguousarray(part.reshape(n, self.heads, width).transpose(1, 0, 2))
-                       for part in np.split(qkv, 3, axis=1))
+            q, k, v = (
+                np.ascontiguousarray(part.reshape(n, self.heads, width).transpose(1, 0, 2))
+                for part in np.split(qkv, 3, axis=1)
+            )
             scores = q @ np.ascontiguousarray(k.transpose(0, 2, 1)) / math.sqrt(width)
             scores = np.exp(scores - scores.max(-1, keepdims=True))
             attended = (scores / scores.sum(-1, keepdims=True)) @ v
             attended = attended.transpose(1, 0, 2).reshape(n, -1)
             attended = attended @ w[p + "attention.output.dense.weight"] + w[p + "attention.output.dense.bias"]
-            x = _layer_norm(x + attended, w[p + "attention.output.LayerNorm.weight"],
-                            w[p + "attention.output.LayerNorm.bias"], self.eps)
+            x = _layer_norm(
+                x + attended,
+                w[p + "attention.output.LayerNorm.weight"],
+                w[p + "attention.output.LayerNorm.bias"],
+                self.eps,
+            )
             inner = _gelu(x @ w[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"])
             out = inner @ w[p + "output.dense.weight"] + w[p + "output.dense.bias"]
             x = _layer_norm(x + out, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], self.eps)
@@ -123,12 +134,12 @@ class Encoder:
         if starts[-1] + size < len(ids):
             starts.append(len(ids) - size)
         for start in starts:
-            chunk = ids[start:start + size]
+            chunk = ids[start : start + size]
             states = self.hidden_states(np.concatenate([[cls], chunk, [sep]]))
             window = np.concatenate([states[layer][1:-1] for layer in VECTOR_LAYERS], axis=1)
             position = np.arange(len(chunk))
             margin = np.minimum(position, len(chunk) - 1 - position)
-            for j in np.nonzero(margin > best[start:start + len(chunk)])[0]:
+            for j in np.nonzero(margin > best[start : start + len(chunk)])[0]:
                 vectors[start + j] = window[j]
                 best[start + j] = margin[j]
         return vectors, offsets

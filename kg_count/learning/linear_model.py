@@ -61,8 +61,9 @@ class LinearModel:
             score += sum(float(standard @ self.blocks[b]) for b in blocks if b in self.blocks)
         return score
 
-    def probability(self, features: Iterable[str], vector: np.ndarray | None = None,
-                    blocks: Iterable[str] = ()) -> float:
+    def probability(
+        self, features: Iterable[str], vector: np.ndarray | None = None, blocks: Iterable[str] = ()
+    ) -> float:
         """P(label = 1) for the active ``features`` and, where the model has dense blocks, ``vector``."""
         score = self.logit(features, vector, blocks)
         return 1.0 / (1.0 + math.exp(-max(-35.0, min(35.0, score))))
@@ -73,26 +74,37 @@ class LinearModel:
         """The model as a JSON object: bias, threshold(s), the weights that are not zero, the settings it
         was trained with and, when it has dense blocks, their weights with the vectors' center and
         scale (float16 precision)."""
-        data = {"bias": self.bias, "threshold": self.threshold,
-                "weights": {k: round(v, 5) for k, v in sorted(self.weights.items()) if abs(v) > 1e-6}}
+        data = {
+            "bias": self.bias,
+            "threshold": self.threshold,
+            "weights": {k: round(v, 5) for k, v in sorted(self.weights.items()) if abs(v) > 1e-6},
+        }
         if self.thresholds:
             data["thresholds"] = dict(sorted(self.thresholds.items()))
         if self.trained_with:
             data["settings"] = self.trained_with
         if self.blocks:
+
             def half(vector):
                 return [float(x) for x in np.asarray(vector, dtype=np.float16)]
-            data["dense"] = {"center": half(self.center), "scale": half(self.scale),
-                             "blocks": {name: half(w) for name, w in sorted(self.blocks.items())}}
+
+            data["dense"] = {
+                "center": half(self.center),
+                "scale": half(self.scale),
+                "blocks": {name: half(w) for name, w in sorted(self.blocks.items())},
+            }
         return data
 
     @classmethod
     def from_json(cls, data: dict) -> "LinearModel":
         """The model a ``to_json`` object describes."""
-        model = cls({k: float(v) for k, v in data["weights"].items()}, float(data["bias"]),
-                    float(data.get("threshold", 0.5)),
-                    thresholds={k: float(v) for k, v in data.get("thresholds", {}).items()},
-                    trained_with=data.get("settings", {}))
+        model = cls(
+            {k: float(v) for k, v in data["weights"].items()},
+            float(data["bias"]),
+            float(data.get("threshold", 0.5)),
+            thresholds={k: float(v) for k, v in data.get("thresholds", {}).items()},
+            trained_with=data.get("settings", {}),
+        )
         if "dense" in data:
             dense = data["dense"]
             model.center = np.array(dense["center"], dtype=np.float32)
@@ -114,8 +126,14 @@ class LinearModel:
             raise SetupError(f"{path}: cannot read the model ({error}); retrain with {cls.retrain}") from None
 
 
-def train(examples: Sequence, l2: float = 1.0, min_count: int = 2, vectors: np.ndarray | None = None,
-          dense_l2: float = 10.0, max_iterations: int = 300) -> LinearModel:
+def train(
+    examples: Sequence,
+    l2: float = 1.0,
+    min_count: int = 2,
+    vectors: np.ndarray | None = None,
+    dense_l2: float = 10.0,
+    max_iterations: int = 300,
+) -> LinearModel:
     """Fit a model on ``Example``s (or ``(features, label)`` pairs); features seen fewer than
     ``min_count`` times are dropped. ``vectors`` holds the rows examples point to; each block gets
     its own weight vector, fitted with penalty ``dense_l2`` on standardised vectors."""

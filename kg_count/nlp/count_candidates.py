@@ -12,9 +12,37 @@ from kg_count.nlp.participants import INJURED_EXPLICITLY, CountStatement
 
 LEAD_SENTENCES = 6
 SHOOT_LEMMAS = {"shoot", "shot"}
-HARM_WORDS = {"kill", "dead", "die", "death", "murder", "homicide", "fatal", "fatally", "slay", "wound", "injure",
-              "hurt", "shoot", "shooting", "shot", "suicide", "critical", "hospitalize", "injury", "victim", "body",
-              "double", "triple", "mass", "accidental", "accidentally", "graze", "stable", "survive"}
+HARM_WORDS = {
+    "kill",
+    "dead",
+    "die",
+    "death",
+    "murder",
+    "homicide",
+    "fatal",
+    "fatally",
+    "slay",
+    "wound",
+    "injure",
+    "hurt",
+    "shoot",
+    "shooting",
+    "shot",
+    "suicide",
+    "critical",
+    "hospitalize",
+    "injury",
+    "victim",
+    "body",
+    "double",
+    "triple",
+    "mass",
+    "accidental",
+    "accidentally",
+    "graze",
+    "stable",
+    "survive",
+}
 
 
 def _statement_features(statement: CountStatement, title_sentences: int) -> set[str]:
@@ -41,8 +69,15 @@ def harm_words(doc, body_start: int, lead_sentences: int = 2) -> set[str]:
     return found
 
 
-def count_candidates(status: str, statements: Sequence[CountStatement], named: int, rule: int,
-                     other_count: int, words: set[str] = frozenset(), title_sentences: int = 1) -> list[Candidate]:
+def count_candidates(
+    status: str,
+    statements: Sequence[CountStatement],
+    named: int,
+    rule: int,
+    other_count: int,
+    words: set[str] = frozenset(),
+    title_sentences: int = 1,
+) -> list[Candidate]:
     """Candidates for the ``status`` count ("killed" or "injured") from the document's count
     ``statements``; ``named`` is how many named people have that status, ``rule`` the hand-written
     rule's count and ``other_count`` the rule's count of the other status (killed for injured): a
@@ -68,8 +103,12 @@ def count_candidates(status: str, statements: Sequence[CountStatement], named: i
             merge(candidates, number - other_count, {"shot_minus_other"})
     others = [s.value for s in statements if s.status not in (status, INJURED_EXPLICITLY) and s.value is not None]
     counted = Counter(numbers)
-    context = {f"mentions:{bucket(len(own), (0, 1, 2, 4))}", f"sentences:{bucket(len(mentions), (0, 1, 3))}",
-               f"other:{bucket(other_count, (0, 1))}", f"other_stated:{bucket(len(others), (0, 1))}"}
+    context = {
+        f"mentions:{bucket(len(own), (0, 1, 2, 4))}",
+        f"sentences:{bucket(len(mentions), (0, 1, 3))}",
+        f"other:{bucket(other_count, (0, 1))}",
+        f"other_stated:{bucket(len(others), (0, 1))}",
+    }
     for candidate in candidates.values():
         candidate.features |= words
     for value, candidate in candidates.items():

@@ -25,13 +25,17 @@ def _kind(text: str) -> str:
     return "explicit"
 
 
-def _mention_features(doc, mention: TimeMention, body_start: int, event_sentences: set[int],
-                      event_types: dict[int, str]) -> set[str]:
-    span = doc[mention.start:mention.end]
+def _mention_features(
+    doc, mention: TimeMention, body_start: int, event_sentences: set[int], event_types: dict[int, str]
+) -> set[str]:
+    span = doc[mention.start : mention.end]
     root = span.root
     features = governor_features(root, event_types)
-    features |= {f"kind:{_kind(mention.text)}", f"sentence:{bucket(mention.sentence, (0, 1, 2, 4, 8))}",
-                 f"dep:{root.dep_}"}
+    features |= {
+        f"kind:{_kind(mention.text)}",
+        f"sentence:{bucket(mention.sentence, (0, 1, 2, 4, 8))}",
+        f"dep:{root.dep_}",
+    }
     if mention.start < body_start:
         features.add("in_title")
     if mention.sentence in event_sentences:
@@ -44,9 +48,15 @@ def _mention_features(doc, mention: TimeMention, body_start: int, event_sentence
     return features
 
 
-def date_candidates(doc, times: Sequence[TimeMention], event_sentences: set[int], dct: dt.date,
-                    body_start: int, rule: IncidentDate, event_types: dict[int, str] | None = None
-                    ) -> list[Candidate]:
+def date_candidates(
+    doc,
+    times: Sequence[TimeMention],
+    event_sentences: set[int],
+    dct: dt.date,
+    body_start: int,
+    rule: IncidentDate,
+    event_types: dict[int, str] | None = None,
+) -> list[Candidate]:
     """Every day-level date of ``times`` ("stated"), the DCT and the days before it ([extraction]
     dct_candidate_days in all), the rule's date when it is coarser than a day ("coarse"), each with
     the features of its mentions (kind of expression, sentence, title, event sentence, cue words,
@@ -58,8 +68,7 @@ def date_candidates(doc, times: Sequence[TimeMention], event_sentences: set[int]
     for mention in times:
         if mention.granularity != "day":
             continue
-        merge(candidates, mention.date, _mention_features(doc, mention, body_start, event_sentences,
-                                                          event_types or {}))
+        merge(candidates, mention.date, _mention_features(doc, mention, body_start, event_sentences, event_types or {}))
         counts[mention.date] = counts.get(mention.date, 0) + 1
     for offset in range(settings().extraction.dct_candidate_days):
         merge(candidates, dct - dt.timedelta(days=offset), {f"dct-{offset}"})

@@ -14,17 +14,112 @@ from kg_count.nlp.annotate import AnnotatedDocument
 from kg_count.nlp.lexicon import LexicalEntry, event_lexicon
 
 FATAL_CUES = {"dead", "fatally", "fatal", "kill", "die", "death", "deadly", "murder", "homicide", "slay", "lethal"}
-WEAPON_WORDS = {"shot", "round", "gun", "weapon", "bullet", "shotgun", "rifle", "pistol", "handgun", "volley",
-                "warning", "firearm", "revolver", "cannon", "missile", "gunshot", "salvo"}
-PERSON_WORDS = {"coach", "employee", "worker", "officer", "teacher", "manager", "staff", "executive", "ceo",
-                "director", "president", "chief", "principal", "player", "host", "anchor", "clerk", "nurse",
-                "deputy", "trooper", "superintendent", "administrator", "aide", "agent", "pastor", "editor",
-                "guard", "cashier", "supervisor", "secretary", "official", "employer", "people", "man", "woman",
-                "he", "she", "him", "her", "they", "them", "who", "i", "we", "me", "us", "you"}
-JOB_WORDS = {"job", "position", "post", "company", "team", "school", "department", "firm", "club", "network",
-             "employment", "contract", "role", "office", "station", "store"}
-NOT_DISMISSED = {"case", "charge", "lawsuit", "suit", "claim", "complaint", "appeal", "motion", "count",
-                 "indictment", "juror", "jury", "idea", "concern", "report", "allegation", "notion", "petition"}
+WEAPON_WORDS = {
+    "shot",
+    "round",
+    "gun",
+    "weapon",
+    "bullet",
+    "shotgun",
+    "rifle",
+    "pistol",
+    "handgun",
+    "volley",
+    "warning",
+    "firearm",
+    "revolver",
+    "cannon",
+    "missile",
+    "gunshot",
+    "salvo",
+}
+PERSON_WORDS = {
+    "coach",
+    "employee",
+    "worker",
+    "officer",
+    "teacher",
+    "manager",
+    "staff",
+    "executive",
+    "ceo",
+    "director",
+    "president",
+    "chief",
+    "principal",
+    "player",
+    "host",
+    "anchor",
+    "clerk",
+    "nurse",
+    "deputy",
+    "trooper",
+    "superintendent",
+    "administrator",
+    "aide",
+    "agent",
+    "pastor",
+    "editor",
+    "guard",
+    "cashier",
+    "supervisor",
+    "secretary",
+    "official",
+    "employer",
+    "people",
+    "man",
+    "woman",
+    "he",
+    "she",
+    "him",
+    "her",
+    "they",
+    "them",
+    "who",
+    "i",
+    "we",
+    "me",
+    "us",
+    "you",
+}
+JOB_WORDS = {
+    "job",
+    "position",
+    "post",
+    "company",
+    "team",
+    "school",
+    "department",
+    "firm",
+    "club",
+    "network",
+    "employment",
+    "contract",
+    "role",
+    "office",
+    "station",
+    "store",
+}
+NOT_DISMISSED = {
+    "case",
+    "charge",
+    "lawsuit",
+    "suit",
+    "claim",
+    "complaint",
+    "appeal",
+    "motion",
+    "count",
+    "indictment",
+    "juror",
+    "jury",
+    "idea",
+    "concern",
+    "report",
+    "allegation",
+    "notion",
+    "petition",
+}
 SHOOTING_HEADS = {"open", "return", "exchange", "hold", "cease", "draw", "trade"}
 SHOTS_HEARD_HEADS = {"fire", "hear", "ring", "exchange", "report", "sound"}
 SHOOT_LEMMAS = {"shoot", "shooting", "shot", "gunshot", "gunfire", "open fire"}
@@ -93,13 +188,14 @@ NEGATIVE_PATIENTS = {"nobody", "none", "noone"}
 
 def is_negated(token) -> bool:
     """True for "not injured", "no one was hurt", "nobody was killed", "no injuries"."""
-    if any(c.dep_ == "neg" for c in token.children) or any(c.dep_ == "neg" for c in token.head.children
-                                                           if token.dep_ in ("acomp", "xcomp", "attr")):
+    if any(c.dep_ == "neg" for c in token.children) or any(
+        c.dep_ == "neg" for c in token.head.children if token.dep_ in ("acomp", "xcomp", "attr")
+    ):
         return True
     for child in token.children:
         if child.dep_ in ("nsubj", "nsubjpass", "dobj", "det") and (
-                child.lower_ in NEGATIVE_PATIENTS or child.lower_ == "no"
-                or any(g.lower_ == "no" for g in child.children)):
+            child.lower_ in NEGATIVE_PATIENTS or child.lower_ == "no" or any(g.lower_ == "no" for g in child.children)
+        ):
             return True
     subjects = [c for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass")] if token.pos_ == "ADJ" else []
     return any(s.lower_ in NEGATIVE_PATIENTS or any(g.lower_ == "no" for g in s.children) for s in subjects)
@@ -152,6 +248,7 @@ def find_event_mentions(annotated: AnnotatedDocument) -> list[EventMention]:
             continue
         if event_type is not None and is_negated(token):
             event_type = None
-        mentions.append(EventMention(token.i, end, sentence_index[token.sent.start], lemma, frame, event_type,
-                                     entry.synset))
+        mentions.append(
+            EventMention(token.i, end, sentence_index[token.sent.start], lemma, frame, event_type, entry.synset)
+        )
     return mentions

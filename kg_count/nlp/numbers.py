@@ -8,15 +8,57 @@ from functools import lru_cache
 from kg_count.settings import settings
 
 NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-    "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
-    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100,
-    "dozen": 12, "dozens": 24, "hundreds": 200, "thousand": 1000,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "hundred": 100,
+    "dozen": 12,
+    "dozens": 24,
+    "hundreds": 200,
+    "thousand": 1000,
 }
 SINGULAR_DETERMINERS = {"a", "an", "another", "one", "this", "that"}
 SINGULAR_PRONOUNS = {"he", "she", "him", "her", "i", "himself", "herself"}
-PERSON_GROUP_WORDS = {"people", "person", "other", "others", "one", "victim", "resident", "bystander", "adult",
-                      "teen", "teenager", "child", "kid", "student", "worker", "employee", "officer", "member"}
+PERSON_GROUP_WORDS = {
+    "people",
+    "person",
+    "other",
+    "others",
+    "one",
+    "victim",
+    "resident",
+    "bystander",
+    "adult",
+    "teen",
+    "teenager",
+    "child",
+    "kid",
+    "student",
+    "worker",
+    "employee",
+    "officer",
+    "member",
+}
 
 
 @lru_cache(maxsize=8192)

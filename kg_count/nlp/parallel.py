@@ -21,7 +21,6 @@ from kg_count.nlp.record import DocumentRecord
 from kg_count.settings import settings
 
 
-
 def extract_batch(documents: list[Document], spacy_batch_size: int | None = None) -> list[DocumentRecord]:
     """Annotate and extract one batch of documents in this process; return their records in order."""
     from kg_count.nlp.pipeline import process
@@ -46,8 +45,9 @@ def batches(documents: Iterable[Document], size: int) -> Iterator[list[Document]
         yield batch
 
 
-def records_from_executor(documents: Iterable[Document], executor: Executor, workers: int,
-                          batch_size: int | None = None) -> Iterator[DocumentRecord]:
+def records_from_executor(
+    documents: Iterable[Document], executor: Executor, workers: int, batch_size: int | None = None
+) -> Iterator[DocumentRecord]:
     """Extract ``documents`` on ``executor`` in batches of ``batch_size`` (default: [batch] documents);
     yield the records in order."""
     batching = settings().batch
@@ -90,8 +90,9 @@ def dask_cluster(address: str) -> Iterator[tuple[Executor, int]]:
         client.close()
 
 
-def parallel_records(documents: Iterable[Document], workers: int = 1, scheduler: str | None = None,
-                     batch_size: int | None = None) -> Iterator[DocumentRecord]:
+def parallel_records(
+    documents: Iterable[Document], workers: int = 1, scheduler: str | None = None, batch_size: int | None = None
+) -> Iterator[DocumentRecord]:
     """Records of ``documents`` in order: in this process, in ``workers`` local processes, or on ``scheduler``."""
     if scheduler is not None:
         with dask_cluster(scheduler) as (executor, threads):

@@ -13,21 +13,97 @@ from kg_count.settings import settings
 INJURY_LEMMAS = {"injure", "wound", "hurt", "hospitalize", "injured", "wounded"}
 INJURED_EXPLICITLY = "injured explicitly"
 STATUS_OF_TYPE = {"killing": "killed", "injuring": "injured", "job_firing": "fired"}
-SUSPECT_CUES = {"arrest", "charge", "suspect", "custody", "book", "jail", "accuse", "indict", "plead", "convict",
-                "sentence", "wanted", "gunman", "shooter", "surrender", "detain"}
+SUSPECT_CUES = {
+    "arrest",
+    "charge",
+    "suspect",
+    "custody",
+    "book",
+    "jail",
+    "accuse",
+    "indict",
+    "plead",
+    "convict",
+    "sentence",
+    "wanted",
+    "gunman",
+    "shooter",
+    "surrender",
+    "detain",
+}
 SPEECH_VERBS = {"say", "tell", "add", "state", "confirm", "announce", "explain"}
 BYSTANDER_WORDS = {
-    "reporter", "correspondent", "editor", "writer", "anchor", "photographer", "journalist", "columnist",
-    "officer", "spokesman", "spokeswoman", "spokesperson", "sergeant", "sgt", "lieutenant", "lt", "detective",
-    "chief", "sheriff", "captain", "capt", "deputy", "trooper", "corporal", "cpl", "investigator", "agent",
-    "commissioner", "superintendent", "mayor", "attorney", "prosecutor", "lawyer", "judge", "coroner", "examiner",
-    "councilman", "councilwoman", "senator", "governor", "pastor", "reverend", "rev", "neighbor", "witness",
-    "mother", "father", "mom", "dad", "sister", "brother", "aunt", "uncle", "cousin", "grandmother",
-    "grandfather", "wife", "husband", "girlfriend", "boyfriend", "fiancee", "friend", "relative", "parent"}
+    "reporter",
+    "correspondent",
+    "editor",
+    "writer",
+    "anchor",
+    "photographer",
+    "journalist",
+    "columnist",
+    "officer",
+    "spokesman",
+    "spokeswoman",
+    "spokesperson",
+    "sergeant",
+    "sgt",
+    "lieutenant",
+    "lt",
+    "detective",
+    "chief",
+    "sheriff",
+    "captain",
+    "capt",
+    "deputy",
+    "trooper",
+    "corporal",
+    "cpl",
+    "investigator",
+    "agent",
+    "commissioner",
+    "superintendent",
+    "mayor",
+    "attorney",
+    "prosecutor",
+    "lawyer",
+    "judge",
+    "coroner",
+    "examiner",
+    "councilman",
+    "councilwoman",
+    "senator",
+    "governor",
+    "pastor",
+    "reverend",
+    "rev",
+    "neighbor",
+    "witness",
+    "mother",
+    "father",
+    "mom",
+    "dad",
+    "sister",
+    "brother",
+    "aunt",
+    "uncle",
+    "cousin",
+    "grandmother",
+    "grandfather",
+    "wife",
+    "husband",
+    "girlfriend",
+    "boyfriend",
+    "fiancee",
+    "friend",
+    "relative",
+    "parent",
+}
 NAME_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
 PATIENT_DEPS = ("nsubjpass", "nsubj:pass", "dobj", "obj")
-STATISTICS_CUES = re.compile(r"\b(this year|last year|so far|since|per year|a year|each year|annually|in 20\d\d|"
-                             r"statistics|average|nationwide|records show)\b")
+STATISTICS_CUES = re.compile(
+    r"\b(this year|last year|so far|since|per year|a year|each year|annually|in 20\d\d|"
+    r"statistics|average|nationwide|records show)\b"
+)
 
 
 @dataclass
@@ -57,12 +133,12 @@ def _name_parts(name: str) -> tuple[str, str]:
 
 def _age_near(doc, start: int, end: int) -> int | None:
     """An age written "NAME , 23 ," after a name or "23-year-old NAME" before it."""
-    after = doc[end:end + 3]
+    after = doc[end : end + 3]
     if len(after) >= 2 and after[0].text == "," and after[1].like_num:
         value = parse_number(after[1].text)
         if value is not None and 0 < value < settings().extraction.max_age:
             return value
-    before = doc[max(0, start - 7):start].text.replace(" - ", "-").replace(" ", "-")
+    before = doc[max(0, start - 7) : start].text.replace(" - ", "-").replace(" ", "-")
     match = re.search(r"(\d{1,3})-years?-old", before)
     if match and 0 < int(match[1]) < settings().extraction.max_age:
         return int(match[1])
@@ -90,11 +166,16 @@ def is_bystander(ent) -> bool:
     kinship word just before it or in apposition ("spokesman John Smith", "his mother , Jane Smith"),
     a byline ("By John Smith") or "according to John Smith"."""
     doc = ent.doc
-    before = [t.lemma_.lower().rstrip(".") for t in doc[max(ent.sent.start, ent.start - 3):ent.start]
-              if not t.is_punct]
-    if before and (before[-1] in BYSTANDER_WORDS or (ent.start == ent.sent.start + 1 and before[-1] == "by")
-                   or " ".join(before).startswith("accord to") or "according to" in ent.sent.text.lower()
-                   and ent.start - ent.sent.start < 5):
+    before = [
+        t.lemma_.lower().rstrip(".") for t in doc[max(ent.sent.start, ent.start - 3) : ent.start] if not t.is_punct
+    ]
+    if before and (
+        before[-1] in BYSTANDER_WORDS
+        or (ent.start == ent.sent.start + 1 and before[-1] == "by")
+        or " ".join(before).startswith("accord to")
+        or "according to" in ent.sent.text.lower()
+        and ent.start - ent.sent.start < 5
+    ):
         return True
     root = ent.root
     if root.dep_ == "appos" and root.head.lemma_.lower() in BYSTANDER_WORDS:
@@ -211,8 +292,9 @@ def count_statements(doc, events: Sequence[EventMention]) -> list[CountStatement
     return statements
 
 
-def stated_counts(doc, events: Sequence[EventMention], participants: Sequence[Participant],
-                  lead_sentences: int = 6) -> Counts:
+def stated_counts(
+    doc, events: Sequence[EventMention], participants: Sequence[Participant], lead_sentences: int = 6
+) -> Counts:
     """Killed, injured and fired counts: the largest number stated for each, at least the named people with
     that status, and one when a typed event is mentioned but no number is stated. Never a sum of statements.
 
@@ -227,8 +309,11 @@ def stated_counts(doc, events: Sequence[EventMention], participants: Sequence[Pa
         seen_type[statement.status] = True
         target = best if statement.sentence < lead_sentences else later
         value = statement.value
-        if not statement.statistics and value is not None and (target[statement.status] is None
-                                                                or value > target[statement.status]):
+        if (
+            not statement.statistics
+            and value is not None
+            and (target[statement.status] is None or value > target[statement.status])
+        ):
             target[statement.status] = value
     best = {status: value if value is not None else later[status] for status, value in best.items()}
     named = {status: sum(1 for p in participants if p.status == status) for status in best}

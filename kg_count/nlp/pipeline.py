@@ -69,9 +69,11 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
         dates=date_candidates(doc, times, typed_sentences, document.dct, body_start, rule_date, event_types),
         places=place_candidates(doc, body_start, typed_sentences),
         killed=count_candidates("killed", statements, named["killed"], counts.killed, 0, words, title_sentences),
-        injured=count_candidates("injured", statements, named["injured"], counts.injured, counts.killed, words,
-                                 title_sentences),
-        rule_date=rule_date)
+        injured=count_candidates(
+            "injured", statements, named["injured"], counts.injured, counts.killed, words, title_sentences
+        ),
+        rule_date=rule_date,
+    )
     return Analysis(annotated, events, times, people, counts, candidates)
 
 
@@ -81,18 +83,37 @@ def record_of(analysis: Analysis, choice: Choice) -> DocumentRecord:
     document, place, date = annotated.document, choice.place, choice.date
     chosen = Counts(choice.killed, choice.injured, counts.fired)
     return DocumentRecord(
-        doc_id=document.doc_id, dct=document.dct, title=document.title,
+        doc_id=document.doc_id,
+        dct=document.dct,
+        title=document.title,
         event_types=_event_types(events, chosen),
-        event_mentions=[_mention(annotated, e.start, e.end, event_type=e.event_type, frame=e.frame,
-                                 synset=e.synset) for e in events],
-        incident_date=date.date, date_granularity=date.granularity, date_certainty=date.certainty,
+        event_mentions=[
+            _mention(annotated, e.start, e.end, event_type=e.event_type, frame=e.frame, synset=e.synset) for e in events
+        ],
+        incident_date=date.date,
+        date_granularity=date.granularity,
+        date_certainty=date.certainty,
         time_mentions=[_mention(annotated, t.start, t.end) for t in analysis.times],
-        city=place.city if place else None, state=place.state if place else None,
-        city_iri=place.city_iri if place else None, state_iri=place.state_iri if place else None,
+        city=place.city if place else None,
+        state=place.state if place else None,
+        city_iri=place.city_iri if place else None,
+        state_iri=place.state_iri if place else None,
         place_evidence=place.evidence if place else None,
-        killed=chosen.killed, injured=chosen.injured, fired=chosen.fired,
-        participants=[PersonRecord(p.full_name, p.first_name, p.last_name, p.age, p.role, p.status,
-                                   [_mention(annotated, s, e) for s, e in p.mentions]) for p in analysis.people],
+        killed=chosen.killed,
+        injured=chosen.injured,
+        fired=chosen.fired,
+        participants=[
+            PersonRecord(
+                p.full_name,
+                p.first_name,
+                p.last_name,
+                p.age,
+                p.role,
+                p.status,
+                [_mention(annotated, s, e) for s, e in p.mentions],
+            )
+            for p in analysis.people
+        ],
         follow_up=round(choice.follow_up, 3),
     )
 

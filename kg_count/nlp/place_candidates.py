@@ -8,8 +8,19 @@ from dataclasses import dataclass
 
 from kg_count.geography import gazetteer, is_county, resolve_state
 from kg_count.nlp.features import Candidate, bucket, count_features, merge
-from kg_count.nlp.places import (AGENCY_WORDS, INCIDENT_NOUNS, PLACE_PREPOSITIONS, Place, city_state_mentions, dateline,
-                                  find_place, is_common_word, known_place, place_names, state_mentions)
+from kg_count.nlp.places import (
+    AGENCY_WORDS,
+    INCIDENT_NOUNS,
+    PLACE_PREPOSITIONS,
+    Place,
+    city_state_mentions,
+    dateline,
+    find_place,
+    is_common_word,
+    known_place,
+    place_names,
+    state_mentions,
+)
 
 SENTENCE_BOUNDS = (0, 1, 2, 4, 8)
 DATELINE_WORDS = 40
@@ -42,8 +53,9 @@ def _city_name(name: str) -> str:
     return " ".join(ABBREVIATIONS.get(w, w) for w in words)
 
 
-def _where(prefix: str, index: int, body_start: int, sentence: list[int], event_sentences: set[int] = frozenset()
-           ) -> set[str]:
+def _where(
+    prefix: str, index: int, body_start: int, sentence: list[int], event_sentences: set[int] = frozenset()
+) -> set[str]:
     """Where a mention at token ``index`` stands: the title or a sentence bucket, and whether its sentence
     mentions a typed event."""
     where = "title" if index < body_start else f"sentence{bucket(sentence[index], SENTENCE_BOUNDS)}"
@@ -75,7 +87,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         top = max(votes.values())
         for code, number in votes.items():
             merge(states, code, count_features("named", number) | ({"most_named"} if number == top else set()))
-    found = dateline(words[body_start:body_start + DATELINE_WORDS])
+    found = dateline(words[body_start : body_start + DATELINE_WORDS])
     if found and found.city:
         merge(cities, _city_name(found.city), {"dateline", "dateline_state" if found.state else "dateline_bare"})
         if found.state:
@@ -87,7 +99,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     for n, start in enumerate(s.start for s in doc[body_start:].sents if body_start < len(doc)):
         if n >= DATELINE_SENTENCES:
             break
-        late = dateline(words[start:start + DATELINE_SENTENCE_WORDS])
+        late = dateline(words[start : start + DATELINE_SENTENCE_WORDS])
         if late and late.city:
             where = {"sentence_dateline", f"sentence_dateline:{bucket(n, (0, 2, 5))}"}
             merge(cities, _city_name(late.city), where)
@@ -120,8 +132,11 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         merge(cities, city, count_features("loose", number))
     for city, candidate in cities.items():
         for code, features in city_state_candidates(city):
-            merge(states, code, features | {f"{f}&{rank}" for f in candidate.features if f in CITY_SOURCES
-                                            for rank in features})
+            merge(
+                states,
+                code,
+                features | {f"{f}&{rank}" for f in candidate.features if f in CITY_SOURCES for rank in features},
+            )
     agreeing = Counter(code for city in cities for code in gazetteer().states_of(city))
     for code, candidate in states.items():
         candidate.features.add(f"cities_here:{bucket(agreeing[code], (0, 1, 2, 3))}")
@@ -148,7 +163,7 @@ def loose_place_mentions(doc) -> list[tuple[str, int, set[str]]]:
             i += 1
             continue
         for length in (3, 2, 1):
-            span = tokens[i:i + length]
+            span = tokens[i : i + length]
             if len(span) < length or not all(t.text[:1].isupper() and t.ent_type_ != "PERSON" for t in span):
                 continue
             name = " ".join(t.text for t in span)

@@ -32,7 +32,6 @@ class Place:
         return city_iri(self.city, self.state) if self.city and self.state else None
 
 
-
 @lru_cache(maxsize=1)
 def _state_first_words() -> frozenset[str]:
     """The first words (lower case) of every way a state can be written: a word not among them starts none."""
@@ -54,9 +53,14 @@ def _state_at(words: list[str], i: int) -> tuple[str | None, int]:
         return None, 0
     for length in (3, 2, 1):
         if i + length <= len(words):
-            code = g.state_code(" ".join(words[i:i + length]))
-            if code and (length > 1 or not words[i].isupper() or len(words[i]) != 2 or i + 1 >= len(words)
-                         or words[i + 1] in DATELINE_END | {",", ".", ")", "(", "—"}):
+            code = g.state_code(" ".join(words[i : i + length]))
+            if code and (
+                length > 1
+                or not words[i].isupper()
+                or len(words[i]) != 2
+                or i + 1 >= len(words)
+                or words[i + 1] in DATELINE_END | {",", ".", ")", "(", "—"}
+            ):
                 return code, length
     return None, 0
 
@@ -142,8 +146,12 @@ def state_mentions(words: list[str]) -> list[tuple[str, int]]:
     i = 0
     while i < len(words):
         code, used = _state_at(words, i)
-        if code and (used > 1 or words[i] in g.ap_abbreviations or words[i].lower() in g.state_by_name
-                     or (i and words[i - 1] == ",")):
+        if code and (
+            used > 1
+            or words[i] in g.ap_abbreviations
+            or words[i].lower() in g.state_by_name
+            or (i and words[i - 1] == ",")
+        ):
             found.append((code, i))
             i += used
         else:
@@ -156,19 +164,36 @@ def state_votes(words: list[str]) -> Counter:
     return Counter(code for code, _ in state_mentions(words))
 
 
-
 AGENCY_WORDS = {"police", "fire", "sheriff", "county", "department", "pd", "city"}
 PLACE_PREPOSITIONS = {"in", "at", "near", "of", "outside", "from"}
-INCIDENT_NOUNS = {"shooting", "shootings", "fire", "blaze", "homicide", "murder", "police", "man", "woman", "teen",
-                  "boy", "girl", "home", "house", "family", "officer", "officers", "crash", "stabbing"}
+INCIDENT_NOUNS = {
+    "shooting",
+    "shootings",
+    "fire",
+    "blaze",
+    "homicide",
+    "murder",
+    "police",
+    "man",
+    "woman",
+    "teen",
+    "boy",
+    "girl",
+    "home",
+    "house",
+    "family",
+    "officer",
+    "officers",
+    "crash",
+    "stabbing",
+}
 
 
 def known_place(name: str) -> bool:
     """Whether the gazetteer knows ``name`` as a place that is not a state."""
     g = gazetteer()
     words = name.lower().split()
-    return bool(words) and words[0] in _place_first_words() and g.state_code(name) is None \
-        and bool(g.states_of(name))
+    return bool(words) and words[0] in _place_first_words() and g.state_code(name) is None and bool(g.states_of(name))
 
 
 @lru_cache(maxsize=None)
@@ -198,21 +223,25 @@ def place_names(doc) -> list[tuple[str, int]]:
         if not token.text[:1].isupper() or token.ent_type_ in ("GPE", "ORG", "PERSON"):
             continue
         for length in (3, 2, 1):
-            span = tokens[i:i + length]
+            span = tokens[i : i + length]
             if len(span) < length or not all(t.text[:1].isupper() for t in span):
                 continue
             before = tokens[i - 1].lower_ if i else ""
             after = tokens[i + length].lower_ if i + length < len(tokens) else ""
             name = " ".join(t.text for t in span)
-            if (before in PLACE_PREPOSITIONS or after in INCIDENT_NOUNS) and known_place(name) \
-                    and not (length == 1 and is_common_word(name)):
+            if (
+                (before in PLACE_PREPOSITIONS or after in INCIDENT_NOUNS)
+                and known_place(name)
+                and not (length == 1 and is_common_word(name))
+            ):
                 found.append((name, i))
                 break
     return found
 
 
-def find_place(doc, body_start: int, votes: Counter | None = None,
-               names: list[tuple[str, int]] | None = None) -> Place | None:
+def find_place(
+    doc, body_start: int, votes: Counter | None = None, names: list[tuple[str, int]] | None = None
+) -> Place | None:
     """Choose the incident's place in an annotated spaCy doc; ``body_start`` is the first body token;
     ``votes`` (``state_votes``) and ``names`` (``place_names``) are computed when not given.
 
@@ -221,7 +250,7 @@ def find_place(doc, body_start: int, votes: Counter | None = None,
     """
     words = [t.text for t in doc]
     votes = state_votes(words) if votes is None else votes
-    found = dateline(words[body_start:body_start + 40])
+    found = dateline(words[body_start : body_start + 40])
     if found and found.city and found.state:
         return found
     if found and found.city:

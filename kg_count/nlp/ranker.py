@@ -34,8 +34,18 @@ MODEL_FILE = ("kg_count.nlp.models", "extraction.json")
 COUNT_ANCHOR = "value:"
 RETRAIN = "scripts/train_extraction_model.py"
 TRAINED_WITH = ("ranker_l2", "follow_up_days", "dct_candidate_days")  # the [extraction] settings a model depends on
-CROSSED = ("before_dct", "dct-", "earliest", "latest", "rule", "kind:", "unstated", "first_stated", "in_title",
-           "coarse")
+CROSSED = (
+    "before_dct",
+    "dct-",
+    "earliest",
+    "latest",
+    "rule",
+    "kind:",
+    "unstated",
+    "first_stated",
+    "in_title",
+    "coarse",
+)
 
 
 @dataclass
@@ -108,8 +118,11 @@ def _warn_when_trained_otherwise(extraction: ExtractionSettings) -> None:
     trained_with = _read_shipped().trained_with
     differing = sorted(key for key in TRAINED_WITH if trained_with.get(key) != getattr(extraction, key))
     if differing:
-        logger.warning("the extraction models were trained with other [extraction] %s; retrain them with %s",
-                       ", ".join(differing), RETRAIN)
+        logger.warning(
+            "the extraction models were trained with other [extraction] %s; retrain them with %s",
+            ", ".join(differing),
+            RETRAIN,
+        )
 
 
 def save_models(models: ExtractionModels, path: Path) -> None:
@@ -144,8 +157,11 @@ def with_pairs(features: set[str], anchor: str) -> set[str]:
     return features | {f"{a}&{f}" for a in anchors for f in features if not f.startswith(anchor)}
 
 
-def best(model: LinearModel, candidates: Sequence[Candidate],
-         features: Callable[[Candidate], set[str]] = lambda c: c.features) -> Candidate | None:
+def best(
+    model: LinearModel,
+    candidates: Sequence[Candidate],
+    features: Callable[[Candidate], set[str]] = lambda c: c.features,
+) -> Candidate | None:
     """The candidate ``model`` scores highest (the first on ties); None when there are none."""
     scored = [(model.logit(features(c)), -n, c) for n, c in enumerate(candidates)]
     return max(scored, key=lambda item: item[:2])[2] if scored else None

@@ -57,14 +57,25 @@ class DocumentRecord:
     def summary(self) -> dict:
         """The readable face of the record (one line of ``kg-count extract``)."""
         return {
-            "doc_id": self.doc_id, "dct": self.dct.isoformat(), "title": self.title,
-            "event_types": self.event_types, "incident_date": self.incident_date.isoformat(),
-            "date_granularity": self.date_granularity, "date_certainty": self.date_certainty,
-            "city": self.city, "state": self.state, "city_iri": self.city_iri, "state_iri": self.state_iri,
+            "doc_id": self.doc_id,
+            "dct": self.dct.isoformat(),
+            "title": self.title,
+            "event_types": self.event_types,
+            "incident_date": self.incident_date.isoformat(),
+            "date_granularity": self.date_granularity,
+            "date_certainty": self.date_certainty,
+            "city": self.city,
+            "state": self.state,
+            "city_iri": self.city_iri,
+            "state_iri": self.state_iri,
             "place_evidence": self.place_evidence,
-            "killed": self.killed, "injured": self.injured, "fired": self.fired, "follow_up": self.follow_up,
-            "participants": [{"name": p.full_name, "age": p.age, "role": p.role, "status": p.status}
-                             for p in self.participants],
+            "killed": self.killed,
+            "injured": self.injured,
+            "fired": self.fired,
+            "follow_up": self.follow_up,
+            "participants": [
+                {"name": p.full_name, "age": p.age, "role": p.role, "status": p.status} for p in self.participants
+            ],
         }
 
     def to_json(self) -> dict:
@@ -80,6 +91,7 @@ class DocumentRecord:
         data["incident_date"] = dt.date.fromisoformat(data["incident_date"])
         data["event_mentions"] = [MentionRecord(**m) for m in data["event_mentions"]]
         data["time_mentions"] = [MentionRecord(**m) for m in data["time_mentions"]]
-        data["participants"] = [PersonRecord(**{**p, "mentions": [MentionRecord(**m) for m in p["mentions"]]})
-                                for p in data["participants"]]
+        data["participants"] = [
+            PersonRecord(**{**p, "mentions": [MentionRecord(**m) for m in p["mentions"]]}) for p in data["participants"]
+        ]
         return cls(**data)

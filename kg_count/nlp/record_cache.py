@@ -51,8 +51,9 @@ class RecordCache:
             self.connection.execute("PRAGMA synchronous=NORMAL")
             self.connection.execute("CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, record TEXT NOT NULL)")
         except sqlite3.Error as error:
-            raise InputError(f"cannot use the record cache: {error} (--no-cache builds without it)",
-                             self.path) from None
+            raise InputError(
+                f"cannot use the record cache: {error} (--no-cache builds without it)", self.path
+            ) from None
 
     def get(self, key: str) -> DocumentRecord | None:
         row = self.connection.execute("SELECT record FROM records WHERE key = ?", (key,)).fetchone()
@@ -71,9 +72,12 @@ class RecordCache:
         self.close()
 
 
-def cached_records(documents: Iterable[Document], cache: RecordCache,
-                   extract: Callable[[Iterable[Document]], Iterator[DocumentRecord]],
-                   key_of: Callable[[Document], str] = document_key) -> Iterator[DocumentRecord]:
+def cached_records(
+    documents: Iterable[Document],
+    cache: RecordCache,
+    extract: Callable[[Iterable[Document]], Iterator[DocumentRecord]],
+    key_of: Callable[[Document], str] = document_key,
+) -> Iterator[DocumentRecord]:
     """Yield a record per document: from ``cache`` when it holds one, else from ``extract`` (then cached).
 
     ``extract`` reads an iterable of documents and yields their records; ``key_of`` gives a

@@ -17,13 +17,36 @@ from typing import Sequence
 from kg_count.settings import settings
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-          "november", "december")
+MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 MONTH_ABBREVIATIONS = {m[:3] for m in MONTHS} | {"sept"}
-RELATIVE_DAYS = {"today": 0, "tonight": 0, "this morning": 0, "this afternoon": 0, "this evening": 0,
-                 "yesterday": 1, "last night": 1, "overnight": 0}
-NOT_A_DATE = re.compile(r"\b(year|years|month|months|week|weeks|day|days|hours?|minutes?|decades?)\b(?! ago)|"
-                        r"\bold\b|\bage\b|\d+s\b|\bseason|\bnow\b|\bcentury\b", re.I)
+RELATIVE_DAYS = {
+    "today": 0,
+    "tonight": 0,
+    "this morning": 0,
+    "this afternoon": 0,
+    "this evening": 0,
+    "yesterday": 1,
+    "last night": 1,
+    "overnight": 0,
+}
+NOT_A_DATE = re.compile(
+    r"\b(year|years|month|months|week|weeks|day|days|hours?|minutes?|decades?)\b(?! ago)|"
+    r"\bold\b|\bage\b|\d+s\b|\bseason|\bnow\b|\bcentury\b",
+    re.I,
+)
 PUBLICATION_STAMP = re.compile(r"\b\d{4}\b.*\d{1,2}:\d{2}|\b(posted|updated|published|last modified)\b", re.I)
 
 
@@ -54,7 +77,7 @@ def joined_spans(doc) -> list[tuple[int, int]]:
     for ent in doc.ents:
         if ent.label_ not in ("DATE", "TIME"):
             continue
-        if spans and ent.start - spans[-1][1] <= 1 and doc[spans[-1][1]:ent.start].text.lower() in ("", "on", "at"):
+        if spans and ent.start - spans[-1][1] <= 1 and doc[spans[-1][1] : ent.start].text.lower() in ("", "on", "at"):
             spans[-1][1] = ent.end
         else:
             spans.append([ent.start, ent.end])
@@ -92,9 +115,11 @@ def resolve(text: str, dct: dt.date) -> tuple[dt.date, str] | None:
     import dateparser
 
     base = dt.datetime.combine(dct, dt.time(12))
-    parsed = dateparser.parse(text, languages=["en"],
-                              settings={"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past",
-                                        "RETURN_AS_TIMEZONE_AWARE": False})
+    parsed = dateparser.parse(
+        text,
+        languages=["en"],
+        settings={"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False},
+    )
     if parsed is None:
         return None
     granularity = "week" if "week" in lowered else "day" if "ago" in lowered else _granularity(lowered)
@@ -109,7 +134,7 @@ def find_time_mentions(doc, dct: dt.date) -> list[TimeMention]:
     mentions = []
     for start, end in joined_spans(doc):
         text = doc[start:end].text
-        context = doc[max(0, start - 3):end].text
+        context = doc[max(0, start - 3) : end].text
         if PUBLICATION_STAMP.search(context):
             continue
         resolved = resolve(text, dct)

@@ -14,14 +14,52 @@ from functools import lru_cache
 from importlib.resources import files
 
 from kg_count import geography, task
-from kg_count.nlp import (annotate, count_candidates, date_candidates, events, features, followup, lexicon, model,
-                          numbers, participants, pipeline, place_candidates, places, ranker, record, times)
+from kg_count.nlp import (
+    annotate,
+    count_candidates,
+    date_candidates,
+    events,
+    features,
+    followup,
+    lexicon,
+    model,
+    numbers,
+    participants,
+    pipeline,
+    place_candidates,
+    places,
+    ranker,
+    record,
+    times,
+)
 from kg_count.settings import ExtractionSettings, settings, stage_fingerprint
 
-EXTRACTION_MODULES = (annotate, events, lexicon, model, numbers, participants, pipeline, places, record, times,
-                      features, date_candidates, place_candidates, count_candidates, followup, ranker, geography, task)
-DATA_FILES = (("kg_count.ontology", "frames.ttl"), ("kg_count.resources", "ap_states.tsv"),
-              ("kg_count.resources", "dbpedia_bare_cities.txt"), ranker.MODEL_FILE)
+EXTRACTION_MODULES = (
+    annotate,
+    events,
+    lexicon,
+    model,
+    numbers,
+    participants,
+    pipeline,
+    places,
+    record,
+    times,
+    features,
+    date_candidates,
+    place_candidates,
+    count_candidates,
+    followup,
+    ranker,
+    geography,
+    task,
+)
+DATA_FILES = (
+    ("kg_count.ontology", "frames.ttl"),
+    ("kg_count.resources", "ap_states.tsv"),
+    ("kg_count.resources", "dbpedia_bare_cities.txt"),
+    ranker.MODEL_FILE,
+)
 VERSION_LENGTH = 16
 
 

@@ -72,8 +72,9 @@ def analyse_passage(passage_id: str, text: str, models: QAModels, style: str) ->
     events = find_events(doc, models.triggers, style, models.triggers.threshold_for(style), vectors)
     graph = PassageGraph(passage_id)
     graph.add_events(events)
-    scorer, relations = (models.temporal, TEMPORAL_RELATIONS) if style == "torque" else \
-        (models.semantic, SEMANTIC_RELATIONS)
+    scorer, relations = (
+        (models.temporal, TEMPORAL_RELATIONS) if style == "torque" else (models.semantic, SEMANTIC_RELATIONS)
+    )
     if scorer is not None:
         scored, lowest = [], settings().reading.min_stored_confidence
         for anchor in events:
@@ -91,6 +92,7 @@ def analyse_passage(passage_id: str, text: str, models: QAModels, style: str) ->
         for event in events:
             vector = None if vectors is None else vectors[event.token]
             for status in STATUSES:
-                graph.add_status(event, status, models.status.probability(
-                    status_features(event, status), vector, (status,)))
+                graph.add_status(
+                    event, status, models.status.probability(status_features(event, status), vector, (status,))
+                )
     return AnalysedPassage(doc, events, graph, vectors)

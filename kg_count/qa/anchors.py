@@ -19,8 +19,11 @@ def question_lemmas(doc) -> tuple[set[str], list[str]]:
     """(content lemmas with their verb forms, predicate lemmas in order) of a parsed question or clause."""
     content = {t.lemma_.lower() for t in doc if t.is_alpha and not t.is_stop and t.lemma_.lower() not in QUESTION_WORDS}
     content |= _verb_forms(content)
-    predicates = [t.lemma_.lower() for t in doc if t.pos_ in ("VERB", "NOUN", "ADJ", "AUX")
-                  and t.lemma_.lower() not in QUESTION_WORDS]
+    predicates = [
+        t.lemma_.lower()
+        for t in doc
+        if t.pos_ in ("VERB", "NOUN", "ADJ", "AUX") and t.lemma_.lower() not in QUESTION_WORDS
+    ]
     return content, predicates
 
 
@@ -44,8 +47,11 @@ def find_anchor(events: list[PassageEvent], passage_doc, anchor_doc, relaxed: bo
             if predicates and event.lemma == predicates[0]:
                 score += 1.0
         sentence = passage_doc[event.token].sent
-        window = {t.lemma_.lower() for t in sentence[max(0, event.token - sentence.start - 6):
-                                                     event.token - sentence.start + 7] if t.is_alpha}
+        window = {
+            t.lemma_.lower()
+            for t in sentence[max(0, event.token - sentence.start - 6) : event.token - sentence.start + 7]
+            if t.is_alpha
+        }
         score += weights.anchor_word_match * len((content - {event.lemma}) & window) / max(1, len(content))
         if score > best_score:
             best, best_score = event, score

@@ -13,30 +13,42 @@ from kg_count.io.atomic import read_json, write_json_atomic
 
 def add_qa_parser(subparsers) -> None:
     """Register ``kg-count qa torque|ester|evaluate|graph``."""
-    qa = subparsers.add_parser("qa", help="answer TORQUE / ESTER reading-comprehension questions",
-                               description="Answer temporal (TORQUE) and semantic-relation (ESTER) questions "
-                                           "with SPARQL over each passage's event graph.")
+    qa = subparsers.add_parser(
+        "qa",
+        help="answer TORQUE / ESTER reading-comprehension questions",
+        description="Answer temporal (TORQUE) and semantic-relation (ESTER) questions "
+        "with SPARQL over each passage's event graph.",
+    )
     commands = qa.add_subparsers(dest="qa_command", metavar="QA_COMMAND")
     commands.required = True
-    for dataset, shape in (("torque", "{passageID: {question: [[start, end], ...]}}"),
-                           ("ester", '{"<index in the input list>": ["answer phrase", ...]}')):
-        answer = commands.add_parser(dataset, help=f"answer a {dataset.upper()} file",
-                                     description=f"Answer every question of a {dataset.upper()} JSON file; "
-                                                 f"writes {shape}.")
+    for dataset, shape in (
+        ("torque", "{passageID: {question: [[start, end], ...]}}"),
+        ("ester", '{"<index in the input list>": ["answer phrase", ...]}'),
+    ):
+        answer = commands.add_parser(
+            dataset,
+            help=f"answer a {dataset.upper()} file",
+            description=f"Answer every question of a {dataset.upper()} JSON file; writes {shape}.",
+        )
         answer.add_argument("--input", required=True, type=Path, help=f"{dataset.upper()} JSON file")
         answer.add_argument("--out", required=True, type=Path, help="predictions JSON (written atomically)")
         answer.set_defaults(handler=run_answer, dataset=dataset)
-    evaluate = commands.add_parser("evaluate", help="score predictions against a gold file",
-                                   description="TORQUE: F1, EM and C; ESTER: token F1, HIT@1 and EM; "
-                                               "overall and by question kind / type.")
+    evaluate = commands.add_parser(
+        "evaluate",
+        help="score predictions against a gold file",
+        description="TORQUE: F1, EM and C; ESTER: token F1, HIT@1 and EM; overall and by question kind / type.",
+    )
     evaluate.add_argument("dataset", choices=("torque", "ester"))
     evaluate.add_argument("--gold", required=True, type=Path, help="the dataset file with gold answers")
     evaluate.add_argument("--pred", required=True, type=Path, help="predictions written by `kg-count qa`")
     evaluate.add_argument("--clusters", type=Path, help="TORQUE contrast groups (question_clustering.json), for C")
     evaluate.add_argument("--json", action="store_true", help="print the scores as JSON")
     evaluate.set_defaults(handler=run_evaluate)
-    graph = commands.add_parser("graph", help="print a passage's event graph as Turtle",
-                                description="Build the event graph of one passage of a TORQUE or ESTER file.")
+    graph = commands.add_parser(
+        "graph",
+        help="print a passage's event graph as Turtle",
+        description="Build the event graph of one passage of a TORQUE or ESTER file.",
+    )
     graph.add_argument("dataset", choices=("torque", "ester"))
     graph.add_argument("--input", required=True, type=Path, help="the TORQUE or ESTER JSON file")
     graph.add_argument("--id", required=True, help="TORQUE passage id, or ESTER question index")
@@ -75,12 +87,16 @@ def format_scores(dataset: str, scores: dict) -> str:
     """The scores as a plain-text table, overall then by kind or type."""
     metrics = ("f1", "em", "c") if dataset == "torque" else ("f1", "hit1", "em")
     names = {"f1": "F1" if dataset == "torque" else "token F1", "em": "EM", "c": "C", "hit1": "HIT@1"}
-    lines = [f"{'':32} {'questions':>9} " + " ".join(f"{names[m]:>8}" for m in metrics),
-             f"{'all':32} {scores['questions']:>9} " + " ".join(
-                 f"{scores[m]:>8.2f}" if m in scores else f"{'':>8}" for m in metrics)]
+    lines = [
+        f"{'':32} {'questions':>9} " + " ".join(f"{names[m]:>8}" for m in metrics),
+        f"{'all':32} {scores['questions']:>9} "
+        + " ".join(f"{scores[m]:>8.2f}" if m in scores else f"{'':>8}" for m in metrics),
+    ]
     for kind, row in scores["by_kind" if dataset == "torque" else "by_type"].items():
-        lines.append(f"{kind[:32]:32} {row['questions']:>9} " + " ".join(
-            f"{row[m]:>8.2f}" if m in row else f"{'':>8}" for m in metrics))
+        lines.append(
+            f"{kind[:32]:32} {row['questions']:>9} "
+            + " ".join(f"{row[m]:>8.2f}" if m in row else f"{'':>8}" for m in metrics)
+        )
     return "\n".join(lines)
 
 

@@ -14,8 +14,13 @@ from kg_count.qa.questions import SemanticQuestion, parse_semantic_question
 from kg_count.qa.readers import EsterQuestion
 from kg_count.settings import settings
 
-RELATION_OF_TYPE = {"Causal": "causes", "Conditional": "conditions", "Counterfactual": "counterfactual",
-                    "Sub-event": "subEventOf", "Coreference": "coreferent"}
+RELATION_OF_TYPE = {
+    "Causal": "causes",
+    "Conditional": "conditions",
+    "Counterfactual": "counterfactual",
+    "Sub-event": "subEventOf",
+    "Coreference": "coreferent",
+}
 
 
 def question_anchor(analysis: AnalysedPassage, question_doc) -> PassageEvent | None:
@@ -74,8 +79,14 @@ def training_examples(analysis: AnalysedPassage, questions: Iterable[EsterQuesti
         for event in analysis.events:
             if event is anchor:
                 continue
-            label = int(any(a <= event.start and event.end <= b for a, b in q.answer_spans)
-                        or (event.start, event.end) in q.gold_trigger_spans)
+            label = int(
+                any(a <= event.start and event.end <= b for a, b in q.answer_spans)
+                or (event.start, event.end) in q.gold_trigger_spans
+            )
             source, target = (anchor, event) if anchor_is_source else (event, anchor)
-            yield (crossed(relation, pair_features(analysis.doc, source, target)), label,
-                   pair_vector(analysis.vectors, source, target), (relation,))
+            yield (
+                crossed(relation, pair_features(analysis.doc, source, target)),
+                label,
+                pair_vector(analysis.vectors, source, target),
+                (relation,),
+            )

@@ -6,10 +6,52 @@ from functools import lru_cache
 
 from kg_count.qa.passage import REPORTING, PassageEvent
 
-CONNECTIVES = {"before", "after", "when", "while", "because", "so", "since", "as", "if", "then", "until", "and",
-               "but", "following", "during", "by", "to", "thus", "therefore", "unless", "once", "for", "from",
-               "led", "cause", "caused", "result", "resulted", "due", "including", "include", "such", "amid",
-               "without", "in", "with", "later", "earlier", "ago", "prior", "also", "which", "that", "said"}
+CONNECTIVES = {
+    "before",
+    "after",
+    "when",
+    "while",
+    "because",
+    "so",
+    "since",
+    "as",
+    "if",
+    "then",
+    "until",
+    "and",
+    "but",
+    "following",
+    "during",
+    "by",
+    "to",
+    "thus",
+    "therefore",
+    "unless",
+    "once",
+    "for",
+    "from",
+    "led",
+    "cause",
+    "caused",
+    "result",
+    "resulted",
+    "due",
+    "including",
+    "include",
+    "such",
+    "amid",
+    "without",
+    "in",
+    "with",
+    "later",
+    "earlier",
+    "ago",
+    "prior",
+    "also",
+    "which",
+    "that",
+    "said",
+}
 
 
 def _bucket(value: int, edges: tuple[int, ...]) -> str:
@@ -21,8 +63,13 @@ def _bucket(value: int, edges: tuple[int, ...]) -> str:
 
 def event_features(event: PassageEvent) -> list[str]:
     """Features of one event: part of speech, tense, aspect, status and modality marks."""
-    features = [f"pos={event.pos}", f"tense={event.tense}", f"aspect={event.aspect}", f"status={event.status}",
-                f"tense_aspect={event.tense}_{event.aspect}"]
+    features = [
+        f"pos={event.pos}",
+        f"tense={event.tense}",
+        f"aspect={event.aspect}",
+        f"status={event.status}",
+        f"tense_aspect={event.tense}_{event.aspect}",
+    ]
     features += [f"mod={m}" for m in sorted(event.modality)] or ["mod=none"]
     if event.lemma in REPORTING:
         features.append("reporting")
@@ -87,16 +134,19 @@ def _wordnet_relation(lemma: str, other: str) -> str:
 def pair_features(doc, event: PassageEvent, anchor: PassageEvent) -> list[str]:
     """Features of ``event`` seen from ``anchor``: order, distance, syntax, connectives, tenses, WordNet."""
     before = event.start < anchor.start
-    features = [f"order={'before' if before else 'after'}",
-                f"sent_dist={_bucket(abs(event.sentence - anchor.sentence), (0, 1, 2))}",
-                f"tok_dist={_bucket(abs(event.token - anchor.token), (2, 5, 10, 20))}",
-                f"tense_pair={event.tense}>{anchor.tense}", f"status_pair={event.status}>{anchor.status}"]
+    features = [
+        f"order={'before' if before else 'after'}",
+        f"sent_dist={_bucket(abs(event.sentence - anchor.sentence), (0, 1, 2))}",
+        f"tok_dist={_bucket(abs(event.token - anchor.token), (2, 5, 10, 20))}",
+        f"tense_pair={event.tense}>{anchor.tense}",
+        f"status_pair={event.status}>{anchor.status}",
+    ]
     features += event_features(event)
     features += [f"a_{f}" for f in event_features(anchor)[:4]]
     features += _dependency(doc, event, anchor)
     if event.sentence == anchor.sentence:
         low, high = sorted((event.token, anchor.token))
-        between = {t.lower_ for t in doc[low + 1:high]} & CONNECTIVES
+        between = {t.lower_ for t in doc[low + 1 : high]} & CONNECTIVES
         features += [f"between={w}|{'e_first' if before else 'a_first'}" for w in sorted(between)]
     features.append(f"wordnet={_wordnet_relation(event.lemma, anchor.lemma)}")
     order = features[0]

@@ -36,6 +36,7 @@ def shipped_models() -> QAModels:
     """The models in ``kg_count/qa/models/`` (SetupError naming a missing one)."""
     models = QAModels(*(LinearModel.load(MODEL_DIR / f"{name}.json") for name in SCORERS))
     if any(sections_trained_otherwise(getattr(models, name).trained_with, ("qa_training",)) for name in SCORERS):
-        logger.warning("the QA models were trained with other [qa_training] settings; retrain them with %s",
-                       LinearModel.retrain)
+        logger.warning(
+            "the QA models were trained with other [qa_training] settings; retrain them with %s", LinearModel.retrain
+        )
     return models

@@ -14,13 +14,62 @@ from kg_count.settings import settings
 
 UNCERTAIN = {"may", "might", "could", "would", "should", "can", "must", "ought"}
 FUTURE = {"will", "shall", "'ll"}
-INTENTION_VERBS = {"plan", "want", "expect", "hope", "try", "seek", "intend", "aim", "propose", "threaten",
-                   "promise", "agree", "decide", "prepare", "schedule", "set", "vow", "wish", "need", "urge",
-                   "ask", "call", "demand", "order", "refuse", "attempt", "fail", "going"}
+INTENTION_VERBS = {
+    "plan",
+    "want",
+    "expect",
+    "hope",
+    "try",
+    "seek",
+    "intend",
+    "aim",
+    "propose",
+    "threaten",
+    "promise",
+    "agree",
+    "decide",
+    "prepare",
+    "schedule",
+    "set",
+    "vow",
+    "wish",
+    "need",
+    "urge",
+    "ask",
+    "call",
+    "demand",
+    "order",
+    "refuse",
+    "attempt",
+    "fail",
+    "going",
+}
 REPETITIVE = {"often", "usually", "always", "regularly", "frequently", "repeatedly", "every", "sometimes", "again"}
-REPORTING = {"say", "tell", "report", "announce", "add", "state", "claim", "note", "confirm", "deny", "insist",
-             "explain", "warn", "accuse", "quote", "write", "declare", "describe", "argue", "suggest", "believe",
-             "think", "know"}
+REPORTING = {
+    "say",
+    "tell",
+    "report",
+    "announce",
+    "add",
+    "state",
+    "claim",
+    "note",
+    "confirm",
+    "deny",
+    "insist",
+    "explain",
+    "warn",
+    "accuse",
+    "quote",
+    "write",
+    "declare",
+    "describe",
+    "argue",
+    "suggest",
+    "believe",
+    "think",
+    "know",
+}
 HYPOTHETICAL_MARKS = {"if", "unless", "whether", "once"}
 CLAUSE_DEPS = {"advcl", "ccomp", "xcomp", "relcl", "conj", "csubj", "parataxis", "acl", "cc", "punct", "mark"}
 
@@ -62,8 +111,12 @@ def has_verb_sense(lemma: str) -> bool:
     reader = wordnet()
     if reader.synsets(lemma, pos="v"):
         return True
-    return any(f.synset().pos() == "v" for s in reader.synsets(lemma, pos="n")[:2]
-               for lemma_form in s.lemmas() for f in lemma_form.derivationally_related_forms())
+    return any(
+        f.synset().pos() == "v"
+        for s in reader.synsets(lemma, pos="n")[:2]
+        for lemma_form in s.lemmas()
+        for f in lemma_form.derivationally_related_forms()
+    )
 
 
 def trigger_features(token, style: str) -> list[str]:
@@ -74,9 +127,15 @@ def trigger_features(token, style: str) -> list[str]:
 
 def _token_features(token) -> list[str]:
     lemma = token.lemma_.lower()
-    features = [f"pos={token.pos_}", f"tag={token.tag_}", f"dep={token.dep_}", f"lemma={lemma}",
-                f"pos_dep={token.pos_}_{token.dep_}", f"head_pos={token.head.pos_}",
-                f"dep_headpos={token.dep_}_{token.head.pos_}"]
+    features = [
+        f"pos={token.pos_}",
+        f"tag={token.tag_}",
+        f"dep={token.dep_}",
+        f"lemma={lemma}",
+        f"pos_dep={token.pos_}_{token.dep_}",
+        f"head_pos={token.head.pos_}",
+        f"dep_headpos={token.dep_}_{token.head.pos_}",
+    ]
     if token.is_stop:
         features.append("stop")
     if not token.is_alpha:
@@ -127,8 +186,15 @@ def tense_aspect(token) -> tuple[str, str]:
     aux_tags = [a.tag_ for a in auxes]
     perfect = "have" in aux_lemmas and verb.tag_ == "VBN"
     progressive = verb.tag_ == "VBG" and "be" in aux_lemmas
-    aspect = "perfect-progressive" if perfect and progressive else "perfect" if perfect else \
-        "progressive" if progressive else "simple"
+    aspect = (
+        "perfect-progressive"
+        if perfect and progressive
+        else "perfect"
+        if perfect
+        else "progressive"
+        if progressive
+        else "simple"
+    )
     words = {a.lower_ for a in auxes}
     if words & FUTURE or (verb.head.lemma_ == "go" and verb.dep_ == "xcomp" and verb.head.tag_ == "VBG"):
         return "future", aspect
@@ -209,8 +275,15 @@ def arguments(token) -> dict[str, tuple[int, int]]:
             for pobj in child.children:
                 if pobj.dep_ != "pobj":
                     continue
-                label = "place" if pobj.ent_type_ in ("GPE", "LOC", "FAC") else \
-                    "time" if pobj.ent_type_ in ("DATE", "TIME") else "object" if verb is None else None
+                label = (
+                    "place"
+                    if pobj.ent_type_ in ("GPE", "LOC", "FAC")
+                    else "time"
+                    if pobj.ent_type_ in ("DATE", "TIME")
+                    else "object"
+                    if verb is None
+                    else None
+                )
                 if label and label not in found:
                     found[label] = (child.i, pobj.right_edge.i + 1)
         elif child.ent_type_ in ("DATE", "TIME") and child.dep_ in ("npadvmod", "tmod") and "time" not in found:
@@ -229,8 +302,9 @@ def phrase(token) -> tuple[int, int]:
             continue
         keep.extend(child.subtree)
     start, end = min(t.i for t in keep), max(t.i for t in keep) + 1
-    while start < token.i and (token.doc[start].dep_ in ("cc", "mark", "punct", "det", "prep", "advmod")
-                               and token.doc[start].head is token):
+    while start < token.i and (
+        token.doc[start].dep_ in ("cc", "mark", "punct", "det", "prep", "advmod") and token.doc[start].head is token
+    ):
         start += 1
     while end - 1 > token.i and token.doc[end - 1].is_punct:
         end -= 1
@@ -247,12 +321,25 @@ def describe_event(doc, token, index: int, sentences: dict[int, int]) -> Passage
     tense, aspect = tense_aspect(token)
     marks = modality(token)
     start, end = phrase(token)
-    args = {role: (doc[a].idx, doc[b - 1].idx + len(doc[b - 1]), doc[a:b].text)
-            for role, (a, b) in arguments(token).items()}
+    args = {
+        role: (doc[a].idx, doc[b - 1].idx + len(doc[b - 1]), doc[a:b].text) for role, (a, b) in arguments(token).items()
+    }
     return PassageEvent(
-        index, token.i, token.idx, token.idx + len(token), token.text, token.lemma_.lower(), token.pos_,
-        sentences[token.i], tense, aspect, marks, status(tense, aspect, marks), args,
-        (doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), doc[start:end].text))
+        index,
+        token.i,
+        token.idx,
+        token.idx + len(token),
+        token.text,
+        token.lemma_.lower(),
+        token.pos_,
+        sentences[token.i],
+        tense,
+        aspect,
+        marks,
+        status(tense, aspect, marks),
+        args,
+        (doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), doc[start:end].text),
+    )
 
 
 def candidate_tokens(doc) -> list:
@@ -274,8 +361,15 @@ def find_events(doc, model, style: str, threshold: float, vectors=None) -> list[
     tokens whose probability reaches ``threshold`` are events.
     """
     blocks = trigger_blocks(style)
-    return events_at(doc, [t.i for t in candidate_tokens(doc) if model.probability(
-        trigger_features(t, style), None if vectors is None else vectors[t.i], blocks) >= threshold])
+    return events_at(
+        doc,
+        [
+            t.i
+            for t in candidate_tokens(doc)
+            if model.probability(trigger_features(t, style), None if vectors is None else vectors[t.i], blocks)
+            >= threshold
+        ],
+    )
 
 
 @lru_cache(maxsize=2048)

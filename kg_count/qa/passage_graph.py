@@ -23,8 +23,9 @@ RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 ARGUMENT_PROPERTIES = {"subject": SEM.hasActor, "object": KGC.object, "place": SEM.hasPlace, "time": SEM.hasTime}
 ARGUMENT_CLASSES = {"subject": SEM.Actor, "place": SEM.Place, "time": SEM.Time}
 # the terms of a relation node, made once: a passage writes thousands of relations
-RELATION_TERMS = {name: ox.NamedNode(str(KGC[name])) for name in ("EventRelation", "source", "target", "relation",
-                                                                      "confidence")}
+RELATION_TERMS = {
+    name: ox.NamedNode(str(KGC[name])) for name in ("EventRelation", "source", "target", "relation", "confidence")
+}
 
 
 def _node(uri) -> ox.NamedNode:
@@ -42,9 +43,11 @@ def _int(value: int) -> ox.Literal:
 
 def _span(node: ox.NamedNode, begin: int, end: int, text: str) -> list[ox.Quad]:
     """The NIF offsets and text of a span node."""
-    return [ox.Quad(node, _node(NIF.beginIndex), _int(begin)),
-            ox.Quad(node, _node(NIF.endIndex), _int(end)),
-            ox.Quad(node, _node(NIF.anchorOf), ox.Literal(text))]
+    return [
+        ox.Quad(node, _node(NIF.beginIndex), _int(begin)),
+        ox.Quad(node, _node(NIF.endIndex), _int(end)),
+        ox.Quad(node, _node(NIF.anchorOf), ox.Literal(text)),
+    ]
 
 
 def _decimal(value: float) -> ox.Literal:
@@ -79,21 +82,25 @@ class PassageGraph:
         for event in events:
             node = self.event_node(event)
             phrase = ox.NamedNode(f"{self.prefix}phrase/{event.index}")
-            quads += [ox.Quad(node, RDF_TYPE, _node(KGC.PassageEvent)),
-                      *_span(node, event.start, event.end, event.text),
-                      ox.Quad(node, _node(KGC.lemma), ox.Literal(event.lemma)),
-                      ox.Quad(node, _node(KGC.tense), ox.Literal(event.tense)),
-                      ox.Quad(node, _node(KGC.aspect), ox.Literal(event.aspect)),
-                      ox.Quad(node, _node(KGC.eventStatus), _node(KGC[event.status])),
-                      ox.Quad(node, _node(KGC.phrase), phrase),
-                      ox.Quad(phrase, RDF_TYPE, _node(KGC.EventPhrase)),
-                      *_span(phrase, *event.phrase)]
+            quads += [
+                ox.Quad(node, RDF_TYPE, _node(KGC.PassageEvent)),
+                *_span(node, event.start, event.end, event.text),
+                ox.Quad(node, _node(KGC.lemma), ox.Literal(event.lemma)),
+                ox.Quad(node, _node(KGC.tense), ox.Literal(event.tense)),
+                ox.Quad(node, _node(KGC.aspect), ox.Literal(event.aspect)),
+                ox.Quad(node, _node(KGC.eventStatus), _node(KGC[event.status])),
+                ox.Quad(node, _node(KGC.phrase), phrase),
+                ox.Quad(phrase, RDF_TYPE, _node(KGC.EventPhrase)),
+                *_span(phrase, *event.phrase),
+            ]
             quads += [ox.Quad(node, _node(KGC.modality), ox.Literal(m)) for m in sorted(event.modality)]
             for role, span in event.arguments.items():
                 argument = ox.NamedNode(f"{node.value}/{role}")
-                quads += [ox.Quad(node, _node(ARGUMENT_PROPERTIES[role]), argument),
-                          ox.Quad(argument, RDF_TYPE, _node(KGC.EventArgument)),
-                          *_span(argument, *span)]
+                quads += [
+                    ox.Quad(node, _node(ARGUMENT_PROPERTIES[role]), argument),
+                    ox.Quad(argument, RDF_TYPE, _node(KGC.EventArgument)),
+                    *_span(argument, *span),
+                ]
                 if role in ARGUMENT_CLASSES:
                     quads.append(ox.Quad(argument, RDF_TYPE, _node(ARGUMENT_CLASSES[role])))
         self.store.extend(quads)
@@ -105,36 +112,52 @@ class PassageGraph:
         for source, relation, target, confidence in relations:
             self._relations += 1
             link = ox.NamedNode(f"{self.prefix}relation/{self._relations}")
-            quads += [ox.Quad(link, RDF_TYPE, terms["EventRelation"]),
-                      ox.Quad(link, terms["source"], self.event_node(source)),
-                      ox.Quad(link, terms["target"], self.event_node(target)),
-                      ox.Quad(link, terms["relation"], _relation_node(relation)),
-                      ox.Quad(link, terms["confidence"], _decimal(confidence))]
+            quads += [
+                ox.Quad(link, RDF_TYPE, terms["EventRelation"]),
+                ox.Quad(link, terms["source"], self.event_node(source)),
+                ox.Quad(link, terms["target"], self.event_node(target)),
+                ox.Quad(link, terms["relation"], _relation_node(relation)),
+                ox.Quad(link, terms["confidence"], _decimal(confidence)),
+            ]
         self.store.extend(quads)
 
     def add_status(self, event: PassageEvent, status: str, confidence: float) -> None:
         """Write how likely ``event`` has ``status`` (finished, ongoing, future)."""
         estimate = ox.NamedNode(f"{self.event_node(event).value}/status/{status}")
-        self.store.extend([ox.Quad(self.event_node(event), _node(KGC.statusEstimate), estimate),
-                           ox.Quad(estimate, RDF_TYPE, _node(KGC.StatusEstimate)),
-                           ox.Quad(estimate, _node(KGC.eventStatus), _node(KGC[status])),
-                           ox.Quad(estimate, _node(KGC.confidence), _decimal(confidence))])
+        self.store.extend(
+            [
+                ox.Quad(self.event_node(event), _node(KGC.statusEstimate), estimate),
+                ox.Quad(estimate, RDF_TYPE, _node(KGC.StatusEstimate)),
+                ox.Quad(estimate, _node(KGC.eventStatus), _node(KGC[status])),
+                ox.Quad(estimate, _node(KGC.confidence), _decimal(confidence)),
+            ]
+        )
 
-    def related(self, anchor: PassageEvent, relation: str, threshold: float, anchor_is_source: bool = False) \
-            -> list[Related]:
+    def related(
+        self, anchor: PassageEvent, relation: str, threshold: float, anchor_is_source: bool = False
+    ) -> list[Related]:
         """Events in ``relation`` to ``anchor`` (or, with ``anchor_is_source``, that ``anchor`` is in
         ``relation`` to) with confidence >= ``threshold``, best first."""
         query = read_query("qa/relating_events" if anchor_is_source else "qa/related_events")
-        rows = self.store.query(query, substitutions={
-            ox.Variable("anchor"): self.event_node(anchor), ox.Variable("relation"): _node(KGC[relation]),
-            ox.Variable("threshold"): _decimal(threshold)})
-        return [Related(int(r["begin"].value), int(r["end"].value), r["phraseText"].value, float(r["confidence"].value))
-                for r in rows]
+        rows = self.store.query(
+            query,
+            substitutions={
+                ox.Variable("anchor"): self.event_node(anchor),
+                ox.Variable("relation"): _node(KGC[relation]),
+                ox.Variable("threshold"): _decimal(threshold),
+            },
+        )
+        return [
+            Related(int(r["begin"].value), int(r["end"].value), r["phraseText"].value, float(r["confidence"].value))
+            for r in rows
+        ]
 
     def with_status(self, status: str, threshold: float) -> list[Related]:
         """Events whose ``status`` estimate reaches ``threshold``, best first."""
-        rows = self.store.query(read_query("qa/events_with_status"), substitutions={
-            ox.Variable("status"): _node(KGC[status]), ox.Variable("threshold"): _decimal(threshold)})
+        rows = self.store.query(
+            read_query("qa/events_with_status"),
+            substitutions={ox.Variable("status"): _node(KGC[status]), ox.Variable("threshold"): _decimal(threshold)},
+        )
         return [Related(int(r["begin"].value), int(r["end"].value), "", float(r["confidence"].value)) for r in rows]
 
     def turtle(self) -> str:

@@ -17,10 +17,22 @@ DEFAULT_QUESTIONS = {
     "what will happen in the future?": "future",
 }
 TEMPORAL_CUES = (  # longest first: the first that occurs wins
-    ("at the same time as", "during"), ("in the middle of", "during"), ("right before", "before"),
-    ("just before", "before"), ("right after", "after"), ("just after", "after"), ("prior to", "before"),
-    ("following", "after"), ("since", "after"), ("before", "before"), ("after", "after"), ("during", "during"),
-    ("while", "during"), ("when", "during"), ("until", "before"), ("as", "during"),
+    ("at the same time as", "during"),
+    ("in the middle of", "during"),
+    ("right before", "before"),
+    ("just before", "before"),
+    ("right after", "after"),
+    ("just after", "after"),
+    ("prior to", "before"),
+    ("following", "after"),
+    ("since", "after"),
+    ("before", "before"),
+    ("after", "after"),
+    ("during", "during"),
+    ("while", "during"),
+    ("when", "during"),
+    ("until", "before"),
+    ("as", "during"),
 )
 MODALITY_CUES = (
     ("uncertain", r"\b(might|may|could|possibly|probably|likely|maybe)\b"),
@@ -29,25 +41,90 @@ MODALITY_CUES = (
     ("certain", r"\b(definitely|certainly|surely)\b"),
     ("should", r"\b(should|must|ought)\b"),
 )
-QUESTION_WORDS = {"what", "which", "who", "when", "why", "how", "event", "events", "happen", "happened", "happens",
-                  "happening", "occur", "occurred", "take", "took", "place", "do", "does", "did", "be", "is",
-                  "was", "were", "are", "has", "have", "had", "will", "would", "could", "might", "may", "can",
-                  "the", "a", "an", "of", "to", "that", "this", "these", "those", "it", "according"}
+QUESTION_WORDS = {
+    "what",
+    "which",
+    "who",
+    "when",
+    "why",
+    "how",
+    "event",
+    "events",
+    "happen",
+    "happened",
+    "happens",
+    "happening",
+    "occur",
+    "occurred",
+    "take",
+    "took",
+    "place",
+    "do",
+    "does",
+    "did",
+    "be",
+    "is",
+    "was",
+    "were",
+    "are",
+    "has",
+    "have",
+    "had",
+    "will",
+    "would",
+    "could",
+    "might",
+    "may",
+    "can",
+    "the",
+    "a",
+    "an",
+    "of",
+    "to",
+    "that",
+    "this",
+    "these",
+    "those",
+    "it",
+    "according",
+}
 ESTER_CUES = (  # (type, direction, pattern); direction: which side of the relation the answer is
-    ("Counterfactual", "effect", r"\b(if .*\b(not|n't|never|no)\b|had .* not|without|wouldn't|would not have|"
-                                 r"could not have|hadn't|otherwise)\b"),
-    ("Coreference", "same", r"\b(refer|refers|referred|referring|same as|another word|also called|"
-                            r"what is meant|describe[sd]? as|known as|another name)\b"),
-    ("Sub-event", "part", r"\b(include|includes|included|including|part of|consist|consists|involve|involves|"
-                          r"involved|sub-?event|steps?|what happened (during|in|at)|comprise|"
-                          r"what (did|do|does|was|were) .* do (in|during|to|as part))\b"),
-    ("Conditional", "effect", r"\b(if|would|could|might|may|can|will|possible|possibly|likely|unless|"
-                              r"should|what happens|what will happen|lead to|enable)\b"),
-    ("Causal", "cause", r"\b(why|caused?|causes|led to|lead to|leads to|made|makes|reason|because|"
-                        r"result|resulted|due to|prompted|trigger(ed)?|how did|what did .* do)\b"),
+    (
+        "Counterfactual",
+        "effect",
+        r"\b(if .*\b(not|n't|never|no)\b|had .* not|without|wouldn't|would not have|"
+        r"could not have|hadn't|otherwise)\b",
+    ),
+    (
+        "Coreference",
+        "same",
+        r"\b(refer|refers|referred|referring|same as|another word|also called|"
+        r"what is meant|describe[sd]? as|known as|another name)\b",
+    ),
+    (
+        "Sub-event",
+        "part",
+        r"\b(include|includes|included|including|part of|consist|consists|involve|involves|"
+        r"involved|sub-?event|steps?|what happened (during|in|at)|comprise|"
+        r"what (did|do|does|was|were) .* do (in|during|to|as part))\b",
+    ),
+    (
+        "Conditional",
+        "effect",
+        r"\b(if|would|could|might|may|can|will|possible|possibly|likely|unless|"
+        r"should|what happens|what will happen|lead to|enable)\b",
+    ),
+    (
+        "Causal",
+        "cause",
+        r"\b(why|caused?|causes|led to|lead to|leads to|made|makes|reason|because|"
+        r"result|resulted|due to|prompted|trigger(ed)?|how did|what did .* do)\b",
+    ),
 )
-EFFECT_DIRECTION = r"\b(what did .* (cause|lead to|result in)|result of|consequence|effect of|" \
-                   r"what (happened|happens|will happen|would happen) (because|as a result|after))\b"
+EFFECT_DIRECTION = (
+    r"\b(what did .* (cause|lead to|result in)|result of|consequence|effect of|"
+    r"what (happened|happens|will happen|would happen) (because|as a result|after))\b"
+)
 
 
 @dataclass(frozen=True)
@@ -101,7 +178,7 @@ def parse_temporal_question(text: str) -> TemporalQuestion:
             best = (match, name)
     if best:
         match, relation = best
-        head, anchor = normal[:match.start()], normal[match.end():]
+        head, anchor = normal[: match.start()], normal[match.end() :]
     else:
         head = normal
     return TemporalQuestion(text, None, relation, _modality(head), anchor.strip(" ?.!"))
@@ -120,4 +197,3 @@ def parse_semantic_question(text: str) -> SemanticQuestion:
     if relation in ("Conditional", "Counterfactual"):
         direction = "effect" if re.search(r"\b(if|unless|had|without)\b", normal) else "cause"
     return SemanticQuestion(text, relation, direction, _modality(normal), normal.strip(" ?.!"))
-

@@ -87,14 +87,22 @@ def read_torque(path: str | Path) -> list[TorqueQuestion]:
                 raise InputError("question entry is not an object", path, item=item)
             annotator_sets = qa.get("individual_answers") or ([qa["answer"]] if qa.get("answer") else [])
             answers = tuple(
-                tuple(parse_offsets(i, path, item) for i in (one or {}).get("indices", []))
-                for one in annotator_sets)
+                tuple(parse_offsets(i, path, item) for i in (one or {}).get("indices", [])) for one in annotator_sets
+            )
             for spans in answers:
                 for start, end in spans:
                     if not 0 <= start < end <= len(passage):
                         raise InputError(f"answer offsets ({start},{end}) outside the passage", path, item=item)
-            questions.append(TorqueQuestion(passage_id, passage, question, bool(qa.get("is_default_question")),
-                                            str(qa.get("cluster_id", "")), answers))
+            questions.append(
+                TorqueQuestion(
+                    passage_id,
+                    passage,
+                    question,
+                    bool(qa.get("is_default_question")),
+                    str(qa.get("cluster_id", "")),
+                    answers,
+                )
+            )
     return questions
 
 
@@ -104,8 +112,10 @@ def read_torque_clusters(path: str | Path) -> dict[str, list[list[str]]]:
     data = read_json(path)
     if not isinstance(data, dict):
         raise InputError("expected a JSON object of passages", path)
-    return {pid: [list(q) for q in (groups.values() if isinstance(groups, dict) else groups)]
-            for pid, groups in data.items()}
+    return {
+        pid: [list(q) for q in (groups.values() if isinstance(groups, dict) else groups)]
+        for pid, groups in data.items()
+    }
 
 
 def _string_list(entry: dict, key: str, path: Path, item: str) -> list[str]:
@@ -140,7 +150,7 @@ def ester_passage_triggers(entry: dict, context: str, path: Path, item: str) -> 
         spans = []
         for group in groups:
             if not isinstance(group, dict) or not isinstance(group.get("answer", {}), dict):
-                raise InputError("original_events entry is not {\"answer\": {...}}", path, item=item)
+                raise InputError('original_events entry is not {"answer": {...}}', path, item=item)
             spans += _trigger_group(group.get("answer") or {}, path, item)
     else:
         raise InputError("original_events is neither a list nor an object", path, item=item)
@@ -150,13 +160,14 @@ def ester_passage_triggers(entry: dict, context: str, path: Path, item: str) -> 
     return tuple(sorted(set(spans)))
 
 
-def _ester_gold_triggers(events: list[str], triggers: tuple[Span, ...], spans: tuple[Span, ...],
-                         context: str) -> tuple[tuple[str, ...], tuple[Span, ...]]:
+def _ester_gold_triggers(
+    events: list[str], triggers: tuple[Span, ...], spans: tuple[Span, ...], context: str
+) -> tuple[tuple[str, ...], tuple[Span, ...]]:
     """The answers' triggers (words, offsets): the ``events`` words (offsets: the passage triggers
     with those words), else the passage triggers inside an answer span."""
     if events:
         words = {e.lower() for e in events}
-        return tuple(e.lower() for e in events), tuple(s for s in triggers if context[s[0]:s[1]].lower() in words)
+        return tuple(e.lower() for e in events), tuple(s for s in triggers if context[s[0] : s[1]].lower() in words)
     inside = tuple(s for s in triggers if any(a <= s[0] and s[1] <= b for a, b in spans))
     return tuple(context[s:e].lower() for s, e in inside), inside
 
@@ -195,7 +206,18 @@ def read_ester(path: str | Path) -> list[EsterQuestion]:
         texts = tuple(_string_list(entry, "answer_texts", path, item))
         triggers = ester_passage_triggers(entry, context, path, item)
         words, trigger_spans = _ester_gold_triggers(_string_list(entry, "events", path, item), triggers, spans, context)
-        questions.append(EsterQuestion(
-            index, _passage_key(entry, context), context, question, str(entry.get("type") or ""),
-            texts, spans, words, trigger_spans, triggers))
+        questions.append(
+            EsterQuestion(
+                index,
+                _passage_key(entry, context),
+                context,
+                question,
+                str(entry.get("type") or ""),
+                texts,
+                spans,
+                words,
+                trigger_spans,
+                triggers,
+            )
+        )
     return questions

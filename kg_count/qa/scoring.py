@@ -39,8 +39,9 @@ def _mean(values: Sequence[float]) -> float:
     return 100.0 * sum(values) / len(values) if values else 0.0
 
 
-def torque_scores(questions: Sequence[TorqueQuestion], predictions: dict, clusters: dict | None = None,
-                  kind_of=None) -> dict:
+def torque_scores(
+    questions: Sequence[TorqueQuestion], predictions: dict, clusters: dict | None = None, kind_of=None
+) -> dict:
     """Score ``{passageID: {question: [[start, end], ...]}}``: overall F1, EM, C and the same by kind.
 
     ``kind_of(question) -> str`` names a question's kind (default: default/other); a question
@@ -52,18 +53,25 @@ def torque_scores(questions: Sequence[TorqueQuestion], predictions: dict, cluste
         f1, em = torque_question_scores([tuple(s) for s in spans], q)
         per_question[(q.passage_id, q.question)] = f1
         by_kind[kind_of(q) if kind_of else ("default" if q.is_default else "other")].append((f1, em))
-    result = {"questions": len(questions),
-              "f1": _mean([f for pairs in by_kind.values() for f, _ in pairs]),
-              "em": _mean([e for pairs in by_kind.values() for _, e in pairs])}
+    result = {
+        "questions": len(questions),
+        "f1": _mean([f for pairs in by_kind.values() for f, _ in pairs]),
+        "em": _mean([e for pairs in by_kind.values() for _, e in pairs]),
+    }
     if clusters is not None:
-        groups = [[per_question.get((pid, q)) for q in group]
-                  for pid, passage_groups in clusters.items() for group in passage_groups]
+        groups = [
+            [per_question.get((pid, q)) for q in group]
+            for pid, passage_groups in clusters.items()
+            for group in passage_groups
+        ]
         groups = [[f for f in g if f is not None] for g in groups]
         groups = [g for g in groups if g]
         result["c"] = _mean([float(all(f >= CONSISTENT_F1 for f in g)) for g in groups])
         result["contrast_groups"] = len(groups)
-    result["by_kind"] = {kind: {"questions": len(pairs), "f1": _mean([f for f, _ in pairs]),
-                                "em": _mean([e for _, e in pairs])} for kind, pairs in sorted(by_kind.items())}
+    result["by_kind"] = {
+        kind: {"questions": len(pairs), "f1": _mean([f for f, _ in pairs]), "em": _mean([e for _, e in pairs])}
+        for kind, pairs in sorted(by_kind.items())
+    }
     return result
 
 
@@ -87,8 +95,9 @@ def ester_question_scores(predicted: Sequence[str], question: EsterQuestion) -> 
         precision = common / sum(guess.values()) if guess else 0.0
         recall = common / sum(gold.values()) if gold else 0.0
         scores["f1"] = 2 * precision * recall / (precision + recall) if common else 0.0
-        scores["em"] = float({p.lower().strip() for p in predicted} ==
-                             {g.lower().strip() for g in question.answer_texts})
+        scores["em"] = float(
+            {p.lower().strip() for p in predicted} == {g.lower().strip() for g in question.answer_texts}
+        )
     return scores
 
 
@@ -103,8 +112,10 @@ def ester_scores(questions: Sequence[EsterQuestion], predictions: dict) -> dict:
         by_type[q.type or "unknown"].append(ester_question_scores(predictions.get(str(q.index)) or [], q))
 
     def summary(rows):
-        return {"questions": len(rows), **{k: _mean([r[k] for r in rows if k in r])
-                                           for k in ("f1", "hit1", "em") if any(k in r for r in rows)}}
+        return {
+            "questions": len(rows),
+            **{k: _mean([r[k] for r in rows if k in r]) for k in ("f1", "hit1", "em") if any(k in r for r in rows)},
+        }
 
     every = [row for rows in by_type.values() for row in rows]
     return {**summary(every), "by_type": {t: summary(rows) for t, rows in sorted(by_type.items())}}

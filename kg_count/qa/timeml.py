@@ -74,9 +74,18 @@ def read_timeml(path: str | Path) -> TimemlDocument:
         instance = instances.get(eid)
         if instance is None:
             continue
-        events.append(TimemlEvent(eid, instance.get("eiid", "").removeprefix("ei"), start, end, text[start:end],
-                                  instance.get("tense", "NONE"), instance.get("aspect", "NONE"),
-                                  instance.get("polarity", "POS")))
+        events.append(
+            TimemlEvent(
+                eid,
+                instance.get("eiid", "").removeprefix("ei"),
+                start,
+                end,
+                text[start:end],
+                instance.get("tense", "NONE"),
+                instance.get("aspect", "NONE"),
+                instance.get("polarity", "POS"),
+            )
+        )
     doc_id = next((e.text.strip() for e in root.iter() if _local(e.tag) == "DOCID" and e.text), path.stem)
     return TimemlDocument(doc_id, text, tuple(events))
 

@@ -85,8 +85,13 @@ def training_examples(analysis: AnalysedPassage, questions: Iterable[TorqueQuest
         parsed = parse_temporal_question(q.question)
         if parsed.default:
             for event in analysis.events:
-                yield ("status", status_features(event, parsed.default), int((event.start, event.end) in gold),
-                       vectors[event.token], (parsed.default,))
+                yield (
+                    "status",
+                    status_features(event, parsed.default),
+                    int((event.start, event.end) in gold),
+                    vectors[event.token],
+                    (parsed.default,),
+                )
             continue
         relation = QUESTION_RELATIONS.get(parsed.relation)
         anchor = question_anchor(analysis, parsed)
@@ -94,5 +99,10 @@ def training_examples(analysis: AnalysedPassage, questions: Iterable[TorqueQuest
             continue
         for event in analysis.events:
             if event is not anchor:
-                yield ("temporal", crossed(relation, pair_features(analysis.doc, event, anchor)),
-                       int((event.start, event.end) in gold), pair_vector(vectors, event, anchor), (relation,))
+                yield (
+                    "temporal",
+                    crossed(relation, pair_features(analysis.doc, event, anchor)),
+                    int((event.start, event.end) in gold),
+                    pair_vector(vectors, event, anchor),
+                    (relation,),
+                )

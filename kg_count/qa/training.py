@@ -100,8 +100,13 @@ def _add_triggers(data: ExampleSet, key: str, analysis, gold_tokens: set[int], s
     from kg_count.qa.passage import candidate_tokens, trigger_blocks, trigger_features
 
     for token in candidate_tokens(analysis.doc):
-        data.add(key, trigger_features(token, style), token.i in gold_tokens, analysis.vectors[token.i],
-                 trigger_blocks(style))
+        data.add(
+            key,
+            trigger_features(token, style),
+            token.i in gold_tokens,
+            analysis.vectors[token.i],
+            trigger_blocks(style),
+        )
 
 
 @dataclass
@@ -150,8 +155,9 @@ def collect(torque_path: Path | None, ester_paths: Iterable[Path], timebank: Pat
         by_document: dict[str, list] = {}
         for doc_id, first, second, relation in pairs:
             by_document.setdefault(doc_id, []).append((first, second, relation))
-        for doc_id, doc_pairs in progress(by_document.items(), "TimeBank documents", total=len(by_document),
-                                          unit="document"):
+        for doc_id, doc_pairs in progress(
+            by_document.items(), "TimeBank documents", total=len(by_document), unit="document"
+        ):
             document = documents.get(doc_id)
             if document is None:
                 continue
@@ -164,8 +170,10 @@ def collect(torque_path: Path | None, ester_paths: Iterable[Path], timebank: Pat
                 e1, e2 = event_at.get(instances[first].start), event_at.get(instances[second].start)
                 if e1 is None or e2 is None or e1 is e2:
                     continue
-                for event, anchor, label in ((e1, e2, MATRES_LABELS.get(relation)),
-                                             (e2, e1, INVERSE.get(MATRES_LABELS.get(relation)))):
+                for event, anchor, label in (
+                    (e1, e2, MATRES_LABELS.get(relation)),
+                    (e2, e1, INVERSE.get(MATRES_LABELS.get(relation))),
+                ):
                     features = pair_features(analysis.doc, event, anchor) + ["source=matres"]
                     vector = pair_vector(analysis.vectors, event, anchor)
                     if event is e1:
@@ -173,8 +181,7 @@ def collect(torque_path: Path | None, ester_paths: Iterable[Path], timebank: Pat
                     if label is None:
                         continue
                     for name in MATRES_LABELS.values():
-                        data.temporal.add(f"timebank:{doc_id}", crossed(name, features), name == label,
-                                          vector, (name,))
+                        data.temporal.add(f"timebank:{doc_id}", crossed(name, features), name == label, vector, (name,))
     return data
 
 
@@ -200,12 +207,15 @@ def train_models(data: TrainingData, keep: Callable[[str], bool] = lambda key: T
     for name in SCORERS:
         examples: ExampleSet = getattr(data, name)
         chosen = [e for key, e in examples.examples if keep(_fold_id(key))]
-        models[name] = train(chosen, l2=values[f"{name}_l2"], vectors=examples.matrix(),
-                             dense_l2=values[f"{name}_vector_l2"])
+        models[name] = train(
+            chosen, l2=values[f"{name}_l2"], vectors=examples.matrix(), dense_l2=values[f"{name}_vector_l2"]
+        )
         models[name].threshold = values.get(f"{name}_threshold", 0.5)
         models[name].trained_with = {"qa_training": values}
-    models["triggers"].thresholds = {"torque": chosen_settings.torque_trigger_threshold,
-                                     "ester": chosen_settings.ester_trigger_threshold}
+    models["triggers"].thresholds = {
+        "torque": chosen_settings.torque_trigger_threshold,
+        "ester": chosen_settings.ester_trigger_threshold,
+    }
     return QAModels(**models)
 
 

@@ -20,9 +20,19 @@ DEBIAN_PACKAGES = ("wordnet-base", "wordnet-sense-index")
 FIX_COMMAND = "apt-get install -y " + " ".join(DEBIAN_PACKAGES) + " && make setup"
 LEXNAMES_FILE = Path(__file__).with_name("lexnames")
 REQUIRED_FILES = (
-    "data.noun", "data.verb", "data.adj", "data.adv",
-    "index.noun", "index.verb", "index.adj", "index.adv", "index.sense",
-    "noun.exc", "verb.exc", "adj.exc", "adv.exc",
+    "data.noun",
+    "data.verb",
+    "data.adj",
+    "data.adv",
+    "index.noun",
+    "index.verb",
+    "index.adj",
+    "index.adv",
+    "index.sense",
+    "noun.exc",
+    "verb.exc",
+    "adj.exc",
+    "adv.exc",
 )
 
 
@@ -49,8 +59,12 @@ def _nltk_has_wordnet() -> bool:
 def _apt_install() -> None:
     if shutil.which("apt-get") is None or os.geteuid() != 0:
         return
-    subprocess.run(["apt-get", "install", "-y", "-q", *DEBIAN_PACKAGES],
-                   check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        ["apt-get", "install", "-y", "-q", *DEBIAN_PACKAGES],
+        check=False,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def _debian_files_present() -> bool:

@@ -134,8 +134,9 @@ def f1(precision: float, recall: float) -> float:
 def choose_thresholds(model: CoreferenceModel, tuning: Sequence[tuple[Labelled, set[str] | None]]) -> CoreferenceModel:
     """``model`` with the thresholds of best pooled B³ F1 over the gold documents of each (set, docs) in
     ``tuning`` (docs None: all its gold documents)."""
-    scored = [(data, score_pairs(data.evidence, model), docs if docs is not None else set(data.gold))
-              for data, docs in tuning]
+    scored = [
+        (data, score_pairs(data.evidence, model), docs if docs is not None else set(data.gold)) for data, docs in tuning
+    ]
     best = None
     for threshold in THRESHOLDS:
         for share in GROUP_SHARES:
@@ -182,14 +183,21 @@ def state_folds(gold: dict[str, str], props: dict, reports: Sequence[Report], fo
     return fold_of
 
 
-def fit_and_tune(examples: Sequence[tuple[list[str], int]], tuning: Sequence[tuple[Labelled, set[str] | None]],
-                 l2: float) -> CoreferenceModel:
+def fit_and_tune(
+    examples: Sequence[tuple[list[str], int]], tuning: Sequence[tuple[Labelled, set[str] | None]], l2: float
+) -> CoreferenceModel:
     """A model fitted on ``examples`` with thresholds chosen on ``tuning`` (see ``choose_thresholds``)."""
     return choose_thresholds(fit(examples, l2), tuning)
 
 
-def cross_validate(target: Labelled, props: dict, others: Sequence[Labelled], tune_on: Sequence[Labelled],
-                   folds: int = 5, l2: float = 1.0) -> dict:
+def cross_validate(
+    target: Labelled,
+    props: dict,
+    others: Sequence[Labelled],
+    tune_on: Sequence[Labelled],
+    folds: int = 5,
+    l2: float = 1.0,
+) -> dict:
     """B³ over ``target``'s gold documents, folded by state: for each fold a model is fitted on the other
     folds' pairs and every pair of ``others``, its thresholds chosen on the other folds and ``tune_on``,
     and the fold's documents scored in the clustering of the whole store. Returns pooled and per-fold scores."""
@@ -200,20 +208,34 @@ def cross_validate(target: Labelled, props: dict, others: Sequence[Labelled], tu
     for fold in range(folds):
         training = {d for d, f in fold_of.items() if f != fold}
         held = {d for d, f in fold_of.items() if f == fold}
-        model = fit_and_tune(target.examples(training) + extra,
-                             [(target, training), *((data, None) for data in tune_on)], l2)
+        model = fit_and_tune(
+            target.examples(training) + extra, [(target, training), *((data, None) for data in tune_on)], l2
+        )
         scores = score_pairs(target.evidence, model)
         system = system_groups(target, scores, model.threshold, model.group_threshold)
         held_pairs.extend((scores.probability[pair], label) for pair, label in target.labelled_pairs(held))
         p, r, n = bcubed_sums(target.gold, system, held)
         total_p, total_r, total_n = total_p + p, total_r + r, total_n + n
-        per_fold.append({"fold": fold, "documents": n, "threshold": model.threshold,
-                         "group_threshold": round(model.group_threshold, 3), "bcubed_p": round(100 * p / n, 2),
-                         "bcubed_r": round(100 * r / n, 2), "bcubed_f1": round(100 * f1(p / n, r / n), 2)})
+        per_fold.append(
+            {
+                "fold": fold,
+                "documents": n,
+                "threshold": model.threshold,
+                "group_threshold": round(model.group_threshold, 3),
+                "bcubed_p": round(100 * p / n, 2),
+                "bcubed_r": round(100 * r / n, 2),
+                "bcubed_f1": round(100 * f1(p / n, r / n), 2),
+            }
+        )
     precision, recall = total_p / total_n, total_r / total_n
-    return {"documents": int(total_n), "bcubed_p": round(100 * precision, 2), "bcubed_r": round(100 * recall, 2),
-            "bcubed_f1": round(100 * f1(precision, recall), 2), "folds": per_fold,
-            "reliability": reliability(held_pairs)}
+    return {
+        "documents": int(total_n),
+        "bcubed_p": round(100 * precision, 2),
+        "bcubed_r": round(100 * recall, 2),
+        "bcubed_f1": round(100 * f1(precision, recall), 2),
+        "folds": per_fold,
+        "reliability": reliability(held_pairs),
+    }
 
 
 def reliability(pairs: Sequence[tuple[float, int]]) -> list[dict]:
@@ -222,9 +244,15 @@ def reliability(pairs: Sequence[tuple[float, int]]) -> list[dict]:
     bins: dict[int, list[tuple[float, int]]] = defaultdict(list)
     for p, label in pairs:
         bins[min(int(p * 10), 9)].append((p, label))
-    return [{"bin": f"{b / 10:.1f}-{(b + 1) / 10:.1f}", "pairs": len(v),
-             "mean_p": round(sum(p for p, _ in v) / len(v), 3), "same": round(sum(y for _, y in v) / len(v), 3)}
-            for b, v in sorted(bins.items())]
+    return [
+        {
+            "bin": f"{b / 10:.1f}-{(b + 1) / 10:.1f}",
+            "pairs": len(v),
+            "mean_p": round(sum(p for p, _ in v) / len(v), 3),
+            "same": round(sum(y for _, y in v) / len(v), 3),
+        }
+        for b, v in sorted(bins.items())
+    ]
 
 
 def labelled_sets(tasks: Sequence[tuple[str, str]], gva: Sequence[tuple[str, str]]) -> tuple[list[Labelled], dict]:

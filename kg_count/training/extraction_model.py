@@ -17,8 +17,16 @@ from typing import Sequence
 from kg_count.geography import gazetteer
 from kg_count.learning.linear_model import LinearModel, train
 from kg_count.nlp.pipeline import analyse
-from kg_count.nlp.ranker import (SLOTS, Choice, DocumentCandidates, ExtractionModels, best, choose, count_features,
-                                  date_features)
+from kg_count.nlp.ranker import (
+    SLOTS,
+    Choice,
+    DocumentCandidates,
+    ExtractionModels,
+    best,
+    choose,
+    count_features,
+    date_features,
+)
 from kg_count.nlp.place_candidates import city_in_state_features
 from kg_count.settings import settings
 from kg_count.training.gva import Gold, annotated_articles, read_gold
@@ -46,8 +54,13 @@ def load_items(gva: Path, cache: Path | None = None, limit: int | None = None) -
     for annotated in annotated_articles(gva, cache, limit):
         analysis = analyse(annotated)
         document = annotated.document
-        rule = Choice(analysis.candidates.rule_date, analysis.candidates.places.rule, analysis.counts.killed,
-                      analysis.counts.injured, 0.0)
+        rule = Choice(
+            analysis.candidates.rule_date,
+            analysis.candidates.places.rule,
+            analysis.counts.killed,
+            analysis.counts.injured,
+            0.0,
+        )
         items.append(Item(document.doc_id, document.dct, analysis.candidates, rule, gold[document.doc_id]))
     return items
 
@@ -62,10 +75,14 @@ def hits(choice: Choice, gold: Gold) -> dict[str, bool]:
     place = choice.place
     state_name = gazetteer().state_names.get(place.state, "") if place and place.state else ""
     date = choice.date.date
-    return {"state": state_name == gold.state,
-            "city": normal_place(place.city if place else None) == normal_place(gold.city),
-            "day": date == gold.date, "month": (date.year, date.month) == (gold.date.year, gold.date.month),
-            "killed": choice.killed == gold.killed, "injured": choice.injured == gold.injured}
+    return {
+        "state": state_name == gold.state,
+        "city": normal_place(place.city if place else None) == normal_place(gold.city),
+        "day": date == gold.date,
+        "month": (date.year, date.month) == (gold.date.year, gold.date.month),
+        "killed": choice.killed == gold.killed,
+        "injured": choice.injured == gold.injured,
+    }
 
 
 def is_follow_up(item: Item, follow_up_days: int) -> int:
@@ -101,8 +118,15 @@ def pointwise_ranker(groups: Sequence[Sequence[tuple[set[str], int]]], l2: float
     """A ranker of candidates from ``groups`` (one list of (features, label) per document): a logistic
     model over the candidates of the documents that have both a right and a wrong one (the others
     teach nothing about which to keep)."""
-    return train([example for group in groups if any(label for _, label in group)
-                  and not all(label for _, label in group) for example in group], l2=l2)
+    return train(
+        [
+            example
+            for group in groups
+            if any(label for _, label in group) and not all(label for _, label in group)
+            for example in group
+        ],
+        l2=l2,
+    )
 
 
 def pairwise_ranker(groups: Sequence[Sequence[tuple[set[str], int]]], l2: float) -> LinearModel:
@@ -137,13 +161,20 @@ def top_one(model: LinearModel, groups: Sequence[Sequence[tuple[set[str], int]]]
     return right / max(1, len(groups))
 
 
-def train_ranker(groups: Sequence[Sequence[tuple[set[str], int]]], folds: Sequence[int], l2: float
-                 ) -> tuple[LinearModel, str]:
+def train_ranker(
+    groups: Sequence[Sequence[tuple[set[str], int]]], folds: Sequence[int], l2: float
+) -> tuple[LinearModel, str]:
     """The ranker of the scheme (SCHEMES) whose models pick the right candidate most often on held-out
     ``folds`` of these groups, trained on all of them; returns it and the scheme's name."""
+
     def held_out(scheme) -> float:
-        return sum(top_one(scheme([g for g, f in zip(groups, folds) if f != fold], l2),
-                           [g for g, f in zip(groups, folds) if f == fold]) for fold in set(folds))
+        return sum(
+            top_one(
+                scheme([g for g, f in zip(groups, folds) if f != fold], l2),
+                [g for g, f in zip(groups, folds) if f == fold],
+            )
+            for fold in set(folds)
+        )
 
     name = max(SCHEMES, key=lambda n: held_out(SCHEMES[n]))
     return SCHEMES[name](groups, l2), name
@@ -155,11 +186,16 @@ def fit(items: Sequence[Item], l2: float, follow_up_days: int) -> ExtractionMode
     folds = folds_by_incident(items, INNER_FOLDS, seed=2)
     models = {"follow_up": _follow_up_model(items, follow_up_days, l2)}
     follow_up = _cross_fitted_follow_up(items, follow_up_days, l2)
-    groups = {"date": [[(date_features(c, p), int(c.value == i.gold.date)) for c in i.candidates.dates]
-                       for i, p in zip(items, follow_up)]}
+    groups = {
+        "date": [
+            [(date_features(c, p), int(c.value == i.gold.date)) for c in i.candidates.dates]
+            for i, p in zip(items, follow_up)
+        ]
+    }
     names = gazetteer().state_names
-    groups["state"] = [[(c.features, int(names.get(c.value) == i.gold.state)) for c in i.candidates.places.states]
-                       for i in items]
+    groups["state"] = [
+        [(c.features, int(names.get(c.value) == i.gold.state)) for c in i.candidates.places.states] for i in items
+    ]
     schemes = {}
     for slot in ("date", "state"):
         models[slot], schemes[slot] = train_ranker(groups[slot], folds, l2)
@@ -167,18 +203,32 @@ def fit(items: Sequence[Item], l2: float, follow_up_days: int) -> ExtractionMode
     for item in items:
         state = best(models["state"], item.candidates.places.states)
         code = state.value if state else None
-        groups["city"].append([(c.features | city_in_state_features(c.value, code),
-                                int(normal_place(c.value) == normal_place(item.gold.city)))
-                               for c in item.candidates.places.cities])
+        groups["city"].append(
+            [
+                (
+                    c.features | city_in_state_features(c.value, code),
+                    int(normal_place(c.value) == normal_place(item.gold.city)),
+                )
+                for c in item.candidates.places.cities
+            ]
+        )
     for slot in ("killed", "injured"):
-        groups[slot] = [[(count_features(c), int(c.value == getattr(i.gold, slot)))
-                         for c in getattr(i.candidates, slot)] for i in items]
+        groups[slot] = [
+            [(count_features(c), int(c.value == getattr(i.gold, slot))) for c in getattr(i.candidates, slot)]
+            for i in items
+        ]
     for slot in ("city", "killed", "injured"):
         models[slot], schemes[slot] = train_ranker(groups[slot], folds, l2)
-    return ExtractionModels({slot: models[slot] for slot in SLOTS},
-                            {"ranker_l2": l2, "follow_up_days": follow_up_days,
-                             "dct_candidate_days": settings().extraction.dct_candidate_days, "articles": len(items),
-                             "schemes": schemes})
+    return ExtractionModels(
+        {slot: models[slot] for slot in SLOTS},
+        {
+            "ranker_l2": l2,
+            "follow_up_days": follow_up_days,
+            "dct_candidate_days": settings().extraction.dct_candidate_days,
+            "articles": len(items),
+            "schemes": schemes,
+        },
+    )
 
 
 def accuracy(choices: Sequence[Choice], items: Sequence[Item]) -> dict[str, float]:
@@ -202,5 +252,10 @@ def cross_validate(items: Sequence[Item], l2: float, follow_up_days: int, folds:
         for n in held:
             choices[n] = choose(models, items[n].candidates)
         per_fold.append(accuracy([choices[n] for n in held], [items[n] for n in held]))
-    return {"learned": accuracy(choices, items), "rules": accuracy([i.rule for i in items], items),
-            "folds": per_fold, "articles": len(items), "incidents": len({i.gold.incident_id for i in items})}
+    return {
+        "learned": accuracy(choices, items),
+        "rules": accuracy([i.rule for i in items], items),
+        "folds": per_fold,
+        "articles": len(items),
+        "incidents": len({i.gold.incident_id for i in items}),
+    }

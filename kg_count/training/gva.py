@@ -43,9 +43,13 @@ def read_gold(gva: Path) -> dict[str, Gold]:
             article = json.loads(line)
             incident = incidents[article["incident_id"]]
             gold[article["doc_id"]] = Gold(
-                article["incident_id"], dt.datetime.strptime(incident["date"], "%B %d, %Y").date(),
-                incident["state"], incident["city_or_county"], int(incident["num_killed"]),
-                int(incident["num_injured"]))
+                article["incident_id"],
+                dt.datetime.strptime(incident["date"], "%B %d, %Y").date(),
+                incident["state"],
+                incident["city_or_county"],
+                int(incident["num_killed"]),
+                int(incident["num_injured"]),
+            )
     except (OSError, ValueError, KeyError) as error:
         raise InputError(f"{gva}: not a gva-train folder ({error.__class__.__name__}: {error})") from None
     return gold
@@ -61,7 +65,7 @@ def annotated_articles(gva: Path, cache: Path | None = None, limit: int | None =
     documents = list(iter_articles(gva / "articles.jsonl"))[:limit]
     nlp = load_model()
     if cache is not None and cache.exists():
-        docs = list(DocBin().from_disk(cache).get_docs(nlp.vocab))[:len(documents)]
+        docs = list(DocBin().from_disk(cache).get_docs(nlp.vocab))[: len(documents)]
         positions = [to_spacy_doc(document, nlp.vocab)[1] for document in documents]
         if len(docs) == len(documents) and all(len(p) == len(d) for p, d in zip(positions, docs)):
             yield from (AnnotatedDocument(*item) for item in zip(documents, docs, positions))
@@ -69,6 +73,8 @@ def annotated_articles(gva: Path, cache: Path | None = None, limit: int | None =
     parsed = list(annotate(documents))
     if cache is not None and limit is None:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        DocBin(attrs=["ORTH", "TAG", "POS", "MORPH", "LEMMA", "DEP", "HEAD", "ENT_IOB", "ENT_TYPE", "SENT_START"],
-               docs=[a.doc for a in parsed]).to_disk(cache)
+        DocBin(
+            attrs=["ORTH", "TAG", "POS", "MORPH", "LEMMA", "DEP", "HEAD", "ENT_IOB", "ENT_TYPE", "SENT_START"],
+            docs=[a.doc for a in parsed],
+        ).to_disk(cache)
     yield from parsed

@@ -94,8 +94,12 @@ def incident_evidence(store: GraphStore) -> dict[str, list[str]]:
     return {iri: sorted(features) for iri, features in evidence.items()}
 
 
-def question_candidates(store: GraphStore, questions: Mapping[str, Question], gold: Mapping[str, GoldAnswer],
-                        evidence: Mapping[str, list[str]]) -> dict[str, list[Candidate]]:
+def question_candidates(
+    store: GraphStore,
+    questions: Mapping[str, Question],
+    gold: Mapping[str, GoldAnswer],
+    evidence: Mapping[str, list[str]],
+) -> dict[str, list[Candidate]]:
     """The labelled candidates of every question with gold: what its query (S1: its relaxation
     cascade) finds, each with its incident's evidence and its match features."""
     from kg_count.answer.graph_answer import candidate_incidents, candidate_match_features
@@ -105,9 +109,17 @@ def question_candidates(store: GraphStore, questions: Mapping[str, Question], go
         if qid not in gold:
             continue
         incidents = candidate_incidents(store, question)
-        candidates = [Candidate(qid, incident.iri, evidence.get(incident.iri, []) + features,
-                                incident.people(question.event_type), list(incident.doc_ids), found=incident)
-                      for incident, features in zip(incidents, candidate_match_features(question, incidents))]
+        candidates = [
+            Candidate(
+                qid,
+                incident.iri,
+                evidence.get(incident.iri, []) + features,
+                incident.people(question.event_type),
+                list(incident.doc_ids),
+                found=incident,
+            )
+            for incident, features in zip(incidents, candidate_match_features(question, incidents))
+        ]
         label_candidates(candidates, gold[qid])
         found[qid] = candidates
     return found
@@ -134,28 +146,41 @@ def out_of_fold(candidates: Mapping[str, list[Candidate]], folds: Mapping[str, i
 def _log_loss(candidates: Mapping[str, list[Candidate]], probabilities: Mapping[int, float]) -> float:
     import math
 
-    losses = [-math.log(max(1e-9, p if c.label else 1 - p))
-              for found in candidates.values() for c in found for p in [probabilities[id(c)]]]
+    losses = [
+        -math.log(max(1e-9, p if c.label else 1 - p))
+        for found in candidates.values()
+        for c in found
+        for p in [probabilities[id(c)]]
+    ]
     return sum(losses) / max(1, len(losses))
 
 
-def document_threshold(candidates: Mapping[str, list[Candidate]], golds: Mapping[str, GoldAnswer],
-                       probabilities: Mapping[int, float], subtasks: Mapping[str, int]) -> float:
+def document_threshold(
+    candidates: Mapping[str, list[Candidate]],
+    golds: Mapping[str, GoldAnswer],
+    probabilities: Mapping[int, float],
+    subtasks: Mapping[str, int],
+) -> float:
     """The probability threshold whose incidents' documents give the best mean document F1 on S2 and S3 questions."""
     from kg_count.evaluate.task_scores import document_score
 
     counted = [q for q in candidates if subtasks[q] in (2, 3)]
 
     def mean_f1(threshold: float) -> float:
-        scores = [document_score({d for c in candidates[q] if probabilities[id(c)] >= threshold for d in c.doc_ids},
-                                 golds[q].documents).f1 for q in counted]
+        scores = [
+            document_score(
+                {d for c in candidates[q] if probabilities[id(c)] >= threshold for d in c.doc_ids}, golds[q].documents
+            ).f1
+            for q in counted
+        ]
         return sum(scores) / max(1, len(scores))
 
     return max(DOC_THRESHOLDS, key=lambda t: (mean_f1(t), -abs(t - 0.5)))
 
 
-def missed_rates(candidates: Mapping[str, list[Candidate]], golds: Mapping[str, GoldAnswer],
-                 questions: Mapping[str, Question]) -> dict[str, float]:
+def missed_rates(
+    candidates: Mapping[str, list[Candidate]], golds: Mapping[str, GoldAnswer], questions: Mapping[str, Question]
+) -> dict[str, float]:
     """Per subtask (2, 3): gold incidents (people) no candidate matched, per candidate incident (person) found."""
     rates = {}
     for subtask in (2, 3):
@@ -170,9 +195,14 @@ def missed_rates(candidates: Mapping[str, list[Candidate]], golds: Mapping[str, 
     return rates
 
 
-def _squared_error(candidates: Mapping[str, list[Candidate]], golds: Mapping[str, GoldAnswer],
-                   questions: Mapping[str, Question], probabilities: Mapping[int, float], subtask: int,
-                   rate: float) -> float:
+def _squared_error(
+    candidates: Mapping[str, list[Candidate]],
+    golds: Mapping[str, GoldAnswer],
+    questions: Mapping[str, Question],
+    probabilities: Mapping[int, float],
+    subtask: int,
+    rate: float,
+) -> float:
     """Mean squared error of the most probable counts of one subtask's questions, with ``rate`` missed per found."""
     from kg_count.incidents.confidence import count_distribution, most_probable
 
@@ -187,8 +217,12 @@ def _squared_error(candidates: Mapping[str, list[Candidate]], golds: Mapping[str
     return sum(errors) / max(1, len(errors))
 
 
-def fit(candidates: Mapping[str, list[Candidate]], golds: Mapping[str, GoldAnswer], questions: Mapping[str, Question],
-        inner_folds: int = 4):
+def fit(
+    candidates: Mapping[str, list[Candidate]],
+    golds: Mapping[str, GoldAnswer],
+    questions: Mapping[str, Question],
+    inner_folds: int = 4,
+):
     """Train the incident-match model on labelled candidates; settings chosen by inner cross-validation by state.
 
     The L2 weight is the one with the lowest out-of-fold log loss, the document threshold the one with
@@ -204,14 +238,21 @@ def fit(candidates: Mapping[str, list[Candidate]], golds: Mapping[str, GoldAnswe
     threshold = document_threshold(candidates, golds, trials[l2], {q: questions[q].subtask for q in candidates})
     rates = missed_rates(candidates, golds, questions)
     for subtask, rate in list(rates.items()):
-        errors = {scale: _squared_error(candidates, golds, questions, trials[l2], int(subtask), scale * rate)
-                  for scale in (0.0, 1.0)}
+        errors = {
+            scale: _squared_error(candidates, golds, questions, trials[l2], int(subtask), scale * rate)
+            for scale in (0.0, 1.0)
+        }
         rates[subtask] = rate if errors[1.0] < errors[0.0] else 0.0
     fitted = train([(c.features, c.label) for found in candidates.values() for c in found], l2=l2)
     model = IncidentModel(fitted.weights, fitted.bias, threshold, missed_rate=rates)
-    return model, {"l2": l2, "doc_threshold": threshold, "missed_rate": model.missed_rate,
-                   "log_loss": {str(k): round(v, 4) for k, v in losses.items()},
-                   "questions": len(candidates), "candidates": sum(len(f) for f in candidates.values())}
+    return model, {
+        "l2": l2,
+        "doc_threshold": threshold,
+        "missed_rate": model.missed_rate,
+        "log_loss": {str(k): round(v, 4) for k, v in losses.items()},
+        "questions": len(candidates),
+        "candidates": sum(len(f) for f in candidates.values()),
+    }
 
 
 def task_data(task_dir: Path) -> tuple[dict[str, Question], dict[str, GoldAnswer]]:
