@@ -2,6 +2,8 @@
 
 import datetime as dt
 
+import pytest
+
 from kg_count.incidents.cluster import cluster_reports, pair_evidence
 from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.evidence import compare, date_interval, same_person
@@ -130,6 +132,19 @@ def test_reconcile_takes_the_latest_count_not_a_sum():
     assert (incident.killed, incident.injured) == (2, 1)
     assert incident.types == ["killing", "injuring"]
     assert incident.doc_ids == ["a", "b"] and incident.merges
+
+
+@pytest.mark.parametrize(
+    "roles, kept",
+    [(("bystander", "victim"), "victim"), (("suspect", "bystander"), "suspect"), (("other", "bystander"), "bystander")],
+)
+def test_reconcile_keeps_the_role_with_most_evidence(roles, kept):
+    from kg_count.incidents.cluster import ReportCluster
+
+    a = report("a", people=[person("Marcus Deering", role=roles[0], status="unharmed")])
+    b = report("b", people=[person("Marcus Deering", role=roles[1], status="unharmed")])
+    incident = reconcile(ReportCluster([a, b]), "a")
+    assert [p.role for p in incident.people] == [kept]
 
 
 def test_reconcile_merges_people_and_keeps_the_worst_status():

@@ -65,7 +65,7 @@ class Report:
         """Victims and suspects named with a first and a last name, victims first (officials and
         witnesses named in many stories of one city tell nothing of which incident it is)."""
         return sorted(
-            (p for p in self.people if p.first_name and p.last_name and p.role != "other"),
+            (p for p in self.people if p.first_name and p.last_name and p.role in ("victim", "suspect")),
             key=lambda p: p.role != "victim",
         )
 

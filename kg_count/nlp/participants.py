@@ -108,7 +108,8 @@ STATISTICS_CUES = re.compile(
 
 @dataclass
 class Participant:
-    """A person: names, age, role (victim, suspect, other), status (killed, injured, fired, unharmed), mentions."""
+    """A person: names, age, role (victim, suspect, bystander: one who reports or tells, other: not known),
+    status (killed, injured, fired, unharmed), mentions."""
 
     full_name: str
     first_name: str
@@ -187,7 +188,7 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
     """Group PERSON mentions by last name into participants and read their age, role and status.
 
     A person whose mentions are never the patient of a typed event and who is named as a reporter,
-    official or relative somewhere (``is_bystander``) keeps the role "other"."""
+    official or relative somewhere (``is_bystander``) gets the role "bystander"."""
     events_by_token = {e.start: e for e in events if e.event_type}
     people: dict[str, Participant] = {}
     bystanders: set[str] = set()
@@ -221,8 +222,8 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
             person.role = "victim"
     for key in bystanders:
         if people[key].status == "unharmed":
-            people[key].role = "other"
-    return [p for p in people.values() if len(p.full_name.split()) >= 2 or p.role != "other"]
+            people[key].role = "bystander"
+    return [p for p in people.values() if len(p.full_name.split()) >= 2 or p.role in ("victim", "suspect")]
 
 
 def _patients(token) -> list:
