@@ -86,6 +86,7 @@ class AnsweringSettings:
 
     near_days: int
     near_km: float
+    dct_days_before: int
 
 
 @dataclass(frozen=True)

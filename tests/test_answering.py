@@ -90,6 +90,13 @@ def test_s1_picks_one_incident_and_relaxes_when_nothing_fits(store):
     )
 
 
+def test_s1_relaxed_lets_an_incident_dated_by_publication_lie_a_week_later(store):
+    dayton = {"city": DBR + "Dayton,_Ohio"}
+    assert ask(store, 2, "killing", location=dayton, time={"day": "04/05/2016"}) == (0, [])
+    assert ask(store, 1, "killing", location=dayton, time={"day": "04/05/2016"}) == (None, ["d6"])
+    assert ask(store, 1, "killing", location=dayton, time={"day": "01/05/2016"}) == (None, [])
+
+
 def test_question_values_are_bound_not_pasted(store):
     hostile = 'x" } } DELETE WHERE { ?s ?p ?o } #'
     assert ask(store, 2, "killing", participant={"last": hostile}, time={"year": "2016"}) == (0, [])

@@ -9,9 +9,10 @@ question: its learned confidence in the graph, with how it matches the question
 (``kg_count.incidents.confidence``).
 S1: the incident most probably right (then most documents) and its documents; S1 always has an
 answer, so when nothing fits exactly the query is relaxed step by step (dates a few days either
-side and cities nearby, then the city's state, then the sibling gun-violence type). S2: the most
-probable number of incidents (the mode of the Poisson-binomial of their probabilities). S3: the
-most probable number of people killed (killing), injured (injuring) or fired (job_firing) in them.
+side, up to a week more for an incident dated only by its reports' publication, and cities nearby;
+then the city's state; then the sibling gun-violence type). S2: the most probable number of
+incidents (the mode of the Poisson-binomial of their probabilities). S3: the most probable number
+of people killed (killing), injured (injuring) or fired (job_firing) in them.
 S2 and S3 answer with the documents of the incidents whose probability reaches the model's
 document threshold.
 """
@@ -83,7 +84,8 @@ def question_query(fragments: tuple[str, ...], bindings: dict) -> str:
 def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dict] | None:
     """The constraint fragments and variable bindings that express ``question``.
 
-    ``relax`` 1 widens the asked time by ``near_days`` either side and takes cities within ``near_km``
+    ``relax`` 1 widens the asked time by ``near_days`` either side (and, for an incident dated only by its
+    reports' publication, up to ``dct_days_before`` after its end) and takes cities within ``near_km``
     ([answering] settings); 2 asks for the city's state instead; 3 also asks the sibling gun-violence type. Returns None
     when a relaxation does not apply.
     """
@@ -96,9 +98,12 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
     fragments, bindings = [], {"eventType": KGC[event_type]}
     if question.time is not None:
         margin = dt.timedelta(days=near.near_days if relax else 0)
-        fragments.append("time")
+        fragments.append("time_near" if relax else "time")
         bindings["start"] = Literal(question.time.start - margin, datatype=XSD.date)
         bindings["end"] = Literal(question.time.end + margin, datatype=XSD.date)
+        if relax:
+            dct_end = question.time.end + dt.timedelta(days=near.dct_days_before)
+            bindings["dctEnd"] = Literal(dct_end, datatype=XSD.date)
     if question.location is not None and question.location[1]:
         granularity, value = question.location
         city = parse_city_iri(value) if relax and granularity == "city" else None
