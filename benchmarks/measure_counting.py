@@ -21,6 +21,7 @@ import json
 from pathlib import Path
 
 from kg_count.answer.graph_answer import answer_from_candidates, best_incident
+from kg_count.evaluate.calibration import reliability
 from kg_count.evaluate.task_scores import evaluate_answers
 from kg_count.training.incident_model import fit, labelled_tasks, question_folds
 from kg_count.io.answers import SystemAnswer, read_system_answers, write_system_answers
@@ -48,22 +49,9 @@ def held_out_answers(candidates, questions, gold, folds, extra):
     return answers, probabilities, settings
 
 
-def reliability(candidates, probabilities) -> list[dict]:
-    """Held-out probabilities in tenths: how many, their mean, and the share that were right."""
-    bins: dict[int, list] = {}
-    for found in candidates.values():
-        for c in found:
-            p = probabilities[id(c)]
-            bins.setdefault(min(int(p * 10), 9), []).append((p, c.label))
-    return [
-        {
-            "bin": f"{b / 10:.1f}-{(b + 1) / 10:.1f}",
-            "n": len(v),
-            "mean_p": round(sum(p for p, _ in v) / len(v), 3),
-            "right": round(sum(y for _, y in v) / len(v), 3),
-        }
-        for b, v in sorted(bins.items())
-    ]
+def held_out_reliability(candidates, probabilities) -> list[dict]:
+    """The reliability table of the held-out probabilities of every candidate against its label."""
+    return reliability((probabilities[id(c)], c.label) for found in candidates.values() for c in found)
 
 
 def table(rows: dict[str, dict], subtask: int) -> list[str]:
@@ -141,7 +129,8 @@ def main() -> None:
         report += [f"S{subtask} held out by gold answer class:"] + breakdown(held, "by_answer_class") + [""]
     report += ["reliability of held-out probabilities:", "| p | candidates | mean p | right |", "|---|---:|---:|---:|"]
     report += [
-        f"| {r['bin']} | {r['n']} | {r['mean_p']} | {r['right']} |" for r in reliability(candidates, probabilities)
+        f"| {r['bin']} | {r['n']} | {r['mean_p']} | {r['right']} |"
+        for r in held_out_reliability(candidates, probabilities)
     ]
     report += ["", "settings per fold: " + json.dumps(settings)]
     print("\n".join(report))

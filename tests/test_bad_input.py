@@ -35,6 +35,11 @@ def conll(tmp_path: Path, text: str | bytes, name: str = "docs.conll") -> Path:
     return path
 
 
+def baseline_answer(docs: Path, questions: Path, out: Path) -> list:
+    """The arguments of ``kg-count answer --system baseline``."""
+    return ["answer", "--system", "baseline", "--docs", docs, "--questions", questions, "--out", out]
+
+
 def json_file(tmp_path: Path, data, name: str) -> Path:
     path = tmp_path / name
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
@@ -86,17 +91,7 @@ def test_a_folder_given_for_a_file_is_bad_input(option, tmp_path, capsys):
     if option == "--system":
         args = ["evaluate", "--gold", json_file(tmp_path, GOLD, "g.json"), "--system", files["--system"]]
     else:
-        args = [
-            "answer",
-            "--system",
-            "baseline",
-            "--docs",
-            files["--docs"],
-            "--questions",
-            files["--questions"],
-            "--out",
-            tmp_path / "a.json",
-        ]
+        args = baseline_answer(files["--docs"], files["--questions"], tmp_path / "a.json")
     code, err = invoke(args, capsys)
     assert code == 1 and f"{tmp_path}: is a folder, not a file" in err
 
@@ -105,20 +100,7 @@ def test_a_folder_given_for_a_file_is_bad_input(option, tmp_path, capsys):
 def test_a_location_iri_with_a_forbidden_character_is_bad_input(bad, tmp_path, capsys):
     question = {**QUESTION, "location": {"city": f"http://dbpedia.org/resource/Columbus,{bad}Ohio"}}
     questions = json_file(tmp_path, {"2-7": question}, "q.json")
-    code, err = invoke(
-        [
-            "answer",
-            "--system",
-            "baseline",
-            "--docs",
-            conll(tmp_path, DOCUMENT),
-            "--questions",
-            questions,
-            "--out",
-            tmp_path / "a.json",
-        ],
-        capsys,
-    )
+    code, err = invoke(baseline_answer(conll(tmp_path, DOCUMENT), questions, tmp_path / "a.json"), capsys)
     assert code == 1 and "question 2-7: location" in err and "is not a valid IRI" in err
     assert not (tmp_path / "a.json").exists()
 
@@ -175,20 +157,8 @@ def test_malformed_answers_are_bad_input_naming_the_question(case, tmp_path, cap
 @pytest.mark.parametrize("where", ["a folder", "under a file"])
 def test_an_output_that_cannot_be_a_file_is_bad_input(where, tmp_path, capsys):
     out = tmp_path if where == "a folder" else json_file(tmp_path, "{}", "plain.json") / "a.json"
-    code, err = invoke(
-        [
-            "answer",
-            "--system",
-            "baseline",
-            "--docs",
-            conll(tmp_path, DOCUMENT),
-            "--questions",
-            json_file(tmp_path, {"2-1": QUESTION}, "q.json"),
-            "--out",
-            out,
-        ],
-        capsys,
-    )
+    questions = json_file(tmp_path, {"2-1": QUESTION}, "q.json")
+    code, err = invoke(baseline_answer(conll(tmp_path, DOCUMENT), questions, out), capsys)
     assert code == 1 and str(out) in err
     assert ("is a folder" if where == "a folder" else "a part of the path is a file") in err
 

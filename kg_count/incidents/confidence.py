@@ -112,14 +112,7 @@ class IncidentModel(LinearModel):
 
     @classmethod
     def from_json(cls, data: dict) -> "IncidentModel":
-        plain = LinearModel.from_json(data)
-        return cls(
-            plain.weights,
-            plain.bias,
-            plain.threshold,
-            missed_rate={k: float(v) for k, v in data.get("missed_rate", {}).items()},
-            trained_with=data.get("settings", {}),
-        )
+        return super().from_json(data, missed_rate={k: float(v) for k, v in data.get("missed_rate", {}).items()})
 
 
 def training_settings() -> dict[str, dict]:

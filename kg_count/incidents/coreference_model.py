@@ -41,14 +41,7 @@ class CoreferenceModel(LinearModel):
 
     @classmethod
     def from_json(cls, data: dict) -> "CoreferenceModel":
-        plain = LinearModel.from_json(data)
-        return cls(
-            plain.weights,
-            plain.bias,
-            plain.threshold,
-            trained_with=plain.trained_with,
-            group_threshold=float(data.get("group_threshold", plain.threshold)),
-        )
+        return super().from_json(data, group_threshold=float(data.get("group_threshold", data.get("threshold", 0.5))))
 
     def reasons(self, features: list[str], top: int = 5) -> list[str]:
         """The ``top`` features that weigh most in this pair's probability, with their weights."""

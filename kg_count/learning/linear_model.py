@@ -96,14 +96,15 @@ class LinearModel:
         return data
 
     @classmethod
-    def from_json(cls, data: dict) -> "LinearModel":
-        """The model a ``to_json`` object describes."""
+    def from_json(cls, data: dict, **fields):
+        """The model a ``to_json`` object describes; ``fields`` are a subclass's own fields, read by its caller."""
         model = cls(
             {k: float(v) for k, v in data["weights"].items()},
             float(data["bias"]),
             float(data.get("threshold", 0.5)),
             thresholds={k: float(v) for k, v in data.get("thresholds", {}).items()},
             trained_with=data.get("settings", {}),
+            **fields,
         )
         if "dense" in data:
             dense = data["dense"]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from kg_count.evaluate.calibration import reliability
 from kg_count.geography import parse_city_iri, state_iri
 from kg_count.incidents.cluster import PairScores, merge_groups, pair_evidence, score_pairs
 from kg_count.incidents.coreference_model import CoreferenceModel
@@ -236,23 +237,6 @@ def cross_validate(
         "folds": per_fold,
         "reliability": reliability(held_pairs),
     }
-
-
-def reliability(pairs: Sequence[tuple[float, int]]) -> list[dict]:
-    """Held-out pair probabilities in tenths: how many pairs, their mean probability, the share that
-    were one incident."""
-    bins: dict[int, list[tuple[float, int]]] = defaultdict(list)
-    for p, label in pairs:
-        bins[min(int(p * 10), 9)].append((p, label))
-    return [
-        {
-            "bin": f"{b / 10:.1f}-{(b + 1) / 10:.1f}",
-            "pairs": len(v),
-            "mean_p": round(sum(p for p, _ in v) / len(v), 3),
-            "same": round(sum(y for _, y in v) / len(v), 3),
-        }
-        for b, v in sorted(bins.items())
-    ]
 
 
 def labelled_sets(tasks: Sequence[tuple[str, str]], gva: Sequence[tuple[str, str]]) -> tuple[list[Labelled], dict]:
