@@ -137,8 +137,9 @@ def _share(part: int, whole: int) -> str:
     return "all" if part == whole else "some"
 
 
-def _title_words(title: str) -> set[str]:
-    return set(re.findall(r"[a-z]+", title.lower()))
+def has_follow_up_title(title: str) -> bool:
+    """Whether a title has a word of follow-up stories (an arrest, a trial, a funeral ...)."""
+    return bool(set(re.findall(r"[a-z]+", title.lower())) & FOLLOW_UP_WORDS)
 
 
 def incident_features(incident, reports: Sequence) -> list[str]:
@@ -151,7 +152,7 @@ def incident_features(incident, reports: Sequence) -> list[str]:
         features.append(f"date_agree:{_share(agree, docs)}")
         gap = min((r.dct - incident.date).days for r in reports)
         features.append(f"dct_gap:{bucket(gap, (0, 2, 8, 31, 366))}")
-    follow = sum(bool(_title_words(r.title) & FOLLOW_UP_WORDS) for r in reports)
+    follow = sum(has_follow_up_title(r.title) for r in reports)
     features.append(f"follow_up_titles:{_share(follow, docs)}")
     features.append("place:city" if incident.city_iri else "place:state" if incident.state_iri else "place:none")
     states = {r.state_iri for r in reports if r.state_iri}

@@ -18,7 +18,7 @@ from typing import Sequence
 
 from rapidfuzz import fuzz
 
-from kg_count.incidents.confidence import FOLLOW_UP_WORDS, bucket
+from kg_count.incidents.confidence import bucket, has_follow_up_title
 from kg_count.incidents.evidence import TITLE_STOPWORDS, compare, days_between, distance_km, shared_names, title_words
 from kg_count.incidents.reports import Report
 from kg_count.settings import settings
@@ -37,11 +37,16 @@ class Similarity:
 COSINE_EDGES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 
 
+def shared_rarities(a: str, b: str, rarity: dict[str, float] | None) -> list[float]:
+    """The rarity of each content word texts ``a`` and ``b`` share (none without rarities)."""
+    if not rarity:
+        return []
+    return [rarity.get(w, 0.0) for w in content_words(a) & content_words(b)]
+
+
 def rarest_shared(a: str, b: str, rarity: dict[str, float] | None) -> float:
     """The rarity of the rarest content word texts ``a`` and ``b`` share (0 when none or no rarities)."""
-    if not rarity:
-        return 0.0
-    return max((rarity.get(w, 0.0) for w in content_words(a) & content_words(b)), default=0.0)
+    return max(shared_rarities(a, b, rarity), default=0.0)
 
 
 def hard_conflict(a: Report, b: Report, similarity: Similarity = Similarity()) -> str | None:
@@ -136,12 +141,12 @@ def _text_features(a: Report, b: Report, similarity: Similarity) -> list[str]:
     ):
         here, there = getattr(a, part), getattr(b, part)
         if rarity and here and there:
-            shared = [rarity.get(w, 0.0) for w in content_words(here) & content_words(there)]
+            shared = shared_rarities(here, there, rarity)
             features.append(f"{part}:rarest_shared:{bucket(max(shared, default=0.0), edges)}")
             features.append(f"{part}:rare_shared:{min(sum(x >= 5 for x in shared), 3)}")
     if similarity.title is not None:
         features.append(f"title:cosine:{bucket(similarity.title, COSINE_EDGES)}")
-    follow = sum(bool(set(re.findall(r"[a-z]+", r.title.lower())) & FOLLOW_UP_WORDS) for r in (a, b))
+    follow = sum(has_follow_up_title(r.title) for r in (a, b))
     features.append(f"title:follow_up:{follow}")
     return features
 

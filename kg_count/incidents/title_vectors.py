@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sqlite3
 from pathlib import Path
 from typing import Iterable
 
 import numpy as np
 
+from kg_count.io.sqlite_cache import SqliteCache
 from kg_count.learning.encoder import PACKAGE, load_encoder
 
 CACHE_ENV = "KG_COUNT_VECTOR_CACHE"
-BUSY_TIMEOUT = 60.0
 
 
 def default_cache_path() -> Path:
@@ -36,25 +35,18 @@ def sentence_vectors(texts: Iterable[str], cache: Path | None = None) -> dict[st
     """Each distinct text of ``texts`` -> its normalised sentence vector (float32), read from the cache
     at ``cache`` (default ``default_cache_path()``) or encoded and then cached. Empty texts get none."""
     wanted = sorted({t for t in texts if t.strip()})
-    path = cache or default_cache_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
     found: dict[str, np.ndarray] = {}
-    connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
-    try:
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vector BLOB NOT NULL)")
+    with SqliteCache(
+        cache or default_cache_path(), "vectors", "vector", kind="BLOB", what="sentence-vector cache"
+    ) as stored:
         for text in wanted:
-            row = connection.execute("SELECT vector FROM vectors WHERE key = ?", (_key(text),)).fetchone()
-            if row:
-                found[text] = np.frombuffer(row[0], dtype=np.float16).astype(np.float32)
+            blob = stored.get(_key(text))
+            if blob is not None:
+                found[text] = np.frombuffer(blob, dtype=np.float16).astype(np.float32)
         for text in (t for t in wanted if t not in found):
             vector = load_encoder().sentence_vector(text).astype(np.float32)
-            connection.execute(
-                "INSERT OR REPLACE INTO vectors VALUES (?, ?)", (_key(text), vector.astype(np.float16).tobytes())
-            )
+            stored.put(_key(text), vector.astype(np.float16).tobytes())
             found[text] = vector
-    finally:
-        connection.close()
     return found
 
 

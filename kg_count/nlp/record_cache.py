@@ -1,8 +1,7 @@
 """A cache of extracted DocumentRecords keyed by the hash of the document's content and the pipeline version.
 
-One SQLite file in write-ahead-log mode, shared by every build on the machine: each record is
-written in its own short transaction, and a writer waits for another's (up to BUSY_TIMEOUT
-seconds), so builds running side by side share it. A document whose content or pipeline version
+One SQLite file (``kg_count.io.sqlite_cache``), shared by every build on the machine, so builds
+running side by side share it. A document whose content or pipeline version
 changed gets a new key, so stale records are never read.
 """
 
@@ -11,17 +10,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sqlite3
 from collections import deque
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from kg_count.errors import InputError
 from kg_count.io.conll import Document
+from kg_count.io.sqlite_cache import SqliteCache
 from kg_count.nlp.version import pipeline_version
 from kg_count.nlp.record import DocumentRecord
-
-BUSY_TIMEOUT = 60.0
 
 
 def default_cache_path() -> Path:
@@ -39,37 +35,20 @@ def document_key(document: Document) -> str:
     return digest.hexdigest()
 
 
-class RecordCache:
+class RecordCache(SqliteCache):
     """Records by document key in a SQLite file (created when missing)."""
 
     def __init__(self, path: str | os.PathLike) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self.connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
-            self.connection.execute("PRAGMA journal_mode=WAL")
-            self.connection.execute("PRAGMA synchronous=NORMAL")
-            self.connection.execute("CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, record TEXT NOT NULL)")
-        except sqlite3.Error as error:
-            raise InputError(
-                f"cannot use the record cache: {error} (--no-cache builds without it)", self.path
-            ) from None
+        super().__init__(path, "records", "record", what="record cache", hint="--no-cache builds without it")
 
     def get(self, key: str) -> DocumentRecord | None:
-        row = self.connection.execute("SELECT record FROM records WHERE key = ?", (key,)).fetchone()
-        return DocumentRecord.from_json(json.loads(row[0])) if row else None
+        """The record cached under ``key``, or None."""
+        text = super().get(key)
+        return DocumentRecord.from_json(json.loads(text)) if text is not None else None
 
     def put(self, key: str, record: DocumentRecord) -> None:
-        self.connection.execute("INSERT OR REPLACE INTO records VALUES (?, ?)", (key, json.dumps(record.to_json())))
-
-    def close(self) -> None:
-        self.connection.close()
-
-    def __enter__(self) -> "RecordCache":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
+        """Cache ``record`` under ``key``."""
+        super().put(key, json.dumps(record.to_json()))
 
 
 def cached_records(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from kg_count.nlp.features import bucket
 from kg_count.qa.passage import REPORTING, PassageEvent
 
 CONNECTIVES = {
@@ -52,13 +53,6 @@ CONNECTIVES = {
     "that",
     "said",
 }
-
-
-def _bucket(value: int, edges: tuple[int, ...]) -> str:
-    for edge in edges:
-        if value <= edge:
-            return f"<={edge}"
-    return f">{edges[-1]}"
 
 
 def event_features(event: PassageEvent) -> list[str]:
@@ -136,8 +130,8 @@ def pair_features(doc, event: PassageEvent, anchor: PassageEvent) -> list[str]:
     before = event.start < anchor.start
     features = [
         f"order={'before' if before else 'after'}",
-        f"sent_dist={_bucket(abs(event.sentence - anchor.sentence), (0, 1, 2))}",
-        f"tok_dist={_bucket(abs(event.token - anchor.token), (2, 5, 10, 20))}",
+        f"sent_dist={bucket(abs(event.sentence - anchor.sentence), (0, 1, 2))}",
+        f"tok_dist={bucket(abs(event.token - anchor.token), (2, 5, 10, 20))}",
         f"tense_pair={event.tense}>{anchor.tense}",
         f"status_pair={event.status}>{anchor.status}",
     ]

@@ -1,0 +1,58 @@
+"""A key-value cache in one table of a SQLite file, shared by the processes of a machine.
+
+The file is in write-ahead-log mode; each value is written in its own short transaction and a
+writer waits for another's (up to BUSY_TIMEOUT seconds), so jobs running side by side share it.
+The record cache (``kg_count.nlp.record_cache``) and the title vectors of document coreference
+(``kg_count.incidents.title_vectors``) keep their values in one each.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from kg_count.errors import InputError
+
+BUSY_TIMEOUT = 60.0
+
+
+class SqliteCache:
+    """Values (text or bytes) by key in ``table`` of the SQLite file at ``path`` (created when missing);
+    the value column is named ``column``. A file that cannot be used is an InputError naming it and
+    ``what`` the cache is, followed by ``hint`` (how to do without it)."""
+
+    def __init__(
+        self, path: str | os.PathLike, table: str, column: str, kind: str = "TEXT", what: str = "cache", hint: str = ""
+    ) -> None:
+        self.path = Path(path)
+        self.select = f"SELECT {column} FROM {table} WHERE key = ?"
+        self.insert = f"INSERT OR REPLACE INTO {table} VALUES (?, ?)"
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+            self.connection.execute("PRAGMA journal_mode=WAL")
+            self.connection.execute("PRAGMA synchronous=NORMAL")
+            self.connection.execute(
+                f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, {column} {kind} NOT NULL)"
+            )
+        except (OSError, sqlite3.Error) as error:
+            raise InputError(f"cannot use the {what}: {error}{f' ({hint})' if hint else ''}", self.path) from None
+
+    def get(self, key: str) -> str | bytes | None:
+        """The value stored under ``key``, or None."""
+        row = self.connection.execute(self.select, (key,)).fetchone()
+        return row[0] if row else None
+
+    def put(self, key: str, value: str | bytes) -> None:
+        """Store ``value`` under ``key`` (replacing any)."""
+        self.connection.execute(self.insert, (key, value))
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
