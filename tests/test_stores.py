@@ -194,6 +194,26 @@ def test_the_record_cache_is_shared_by_concurrent_writers(tmp_path):
         assert cache.get("a-59").doc_id == "a-59" and cache.get("b-0").doc_id == "b-0"
 
 
+def test_processes_opening_a_new_cache_file_at_once_all_get_it(tmp_path):
+    from kg_count.io.sqlite_cache import SqliteCache
+
+    errors = []
+
+    def opener(path):
+        try:
+            SqliteCache(path, "records", "record").close()
+        except Exception as error:  # the test reports any failure of any opener
+            errors.append(error)
+
+    for trial in range(30):
+        threads = [threading.Thread(target=opener, args=(tmp_path / f"{trial}.sqlite",)) for _ in range(12)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert errors == []
+
+
 def test_an_edited_document_is_extracted_again_and_others_are_skipped(tmp_path, capsys):
     documents = [d for _, d in zip(range(3), iter_documents(SAMPLE / "docs.conll"))]
     docs = tmp_path / "docs.conll"

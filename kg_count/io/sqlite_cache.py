@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 from kg_count.errors import InputError
@@ -31,13 +32,27 @@ class SqliteCache:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
-            self.connection.execute("PRAGMA journal_mode=WAL")
-            self.connection.execute("PRAGMA synchronous=NORMAL")
-            self.connection.execute(
-                f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, {column} {kind} NOT NULL)"
-            )
+            self._set_up(table, column, kind)
         except (OSError, sqlite3.Error) as error:
             raise InputError(f"cannot use the {what}: {error}{f' ({hint})' if hint else ''}", self.path) from None
+
+    def _set_up(self, table: str, column: str, kind: str) -> None:
+        """Switch the file to write-ahead logging and create the table. SQLite does not wait on a busy
+        file while it changes the journal mode, so two processes opening a new file at once are
+        retried here, up to BUSY_TIMEOUT."""
+        deadline = time.monotonic() + BUSY_TIMEOUT
+        while True:
+            try:
+                self.connection.execute("PRAGMA journal_mode=WAL")
+                self.connection.execute("PRAGMA synchronous=NORMAL")
+                self.connection.execute(
+                    f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, {column} {kind} NOT NULL)"
+                )
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def get(self, key: str) -> str | bytes | None:
         """The value stored under ``key``, or None."""
