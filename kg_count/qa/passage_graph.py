@@ -22,10 +22,6 @@ BASE = "http://kg-count.org/passage/"
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 ARGUMENT_PROPERTIES = {"subject": SEM.hasActor, "object": KGC.object, "place": SEM.hasPlace, "time": SEM.hasTime}
 ARGUMENT_CLASSES = {"subject": SEM.Actor, "place": SEM.Place, "time": SEM.Time}
-# the terms of a relation node, made once: a passage writes thousands of relations
-RELATION_TERMS = {
-    name: ox.NamedNode(str(KGC[name])) for name in ("EventRelation", "source", "target", "relation", "confidence")
-}
 
 
 def _node(uri) -> ox.NamedNode:
@@ -33,8 +29,9 @@ def _node(uri) -> ox.NamedNode:
 
 
 @lru_cache(maxsize=None)
-def _relation_node(relation: str) -> ox.NamedNode:
-    return ox.NamedNode(str(KGC[relation]))
+def _kgc(name: str) -> ox.NamedNode:
+    """The project term ``name`` as a node, made once (a passage writes thousands of relations)."""
+    return ox.NamedNode(str(KGC[name]))
 
 
 def _int(value: int) -> ox.Literal:
@@ -108,16 +105,15 @@ class PassageGraph:
     def add_relations(self, relations) -> None:
         """Write each ``(source, relation, target, confidence)`` of ``relations`` (one store write)."""
         quads = []
-        terms = RELATION_TERMS
         for source, relation, target, confidence in relations:
             self._relations += 1
             link = ox.NamedNode(f"{self.prefix}relation/{self._relations}")
             quads += [
-                ox.Quad(link, RDF_TYPE, terms["EventRelation"]),
-                ox.Quad(link, terms["source"], self.event_node(source)),
-                ox.Quad(link, terms["target"], self.event_node(target)),
-                ox.Quad(link, terms["relation"], _relation_node(relation)),
-                ox.Quad(link, terms["confidence"], _decimal(confidence)),
+                ox.Quad(link, RDF_TYPE, _kgc("EventRelation")),
+                ox.Quad(link, _kgc("source"), self.event_node(source)),
+                ox.Quad(link, _kgc("target"), self.event_node(target)),
+                ox.Quad(link, _kgc("relation"), _kgc(relation)),
+                ox.Quad(link, _kgc("confidence"), _decimal(confidence)),
             ]
         self.store.extend(quads)
 
