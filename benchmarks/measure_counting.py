@@ -43,7 +43,9 @@ def held_out_answers(candidates, questions, gold, folds, extra):
             probabilities.update({id(c): p for c, p in zip(found, ps)})
             incidents = [c.found for c in found]
             if questions[qid].subtask == 1:
-                answers[qid] = SystemAnswer(None, sorted(best_incident(incidents).doc_ids) if incidents else [])
+                answers[qid] = SystemAnswer(
+                    None, sorted(best_incident(questions[qid], incidents).doc_ids) if incidents else []
+                )
             else:
                 answers[qid] = answer_from_candidates(questions[qid], incidents, ps, model)
     return answers, probabilities, settings

@@ -43,7 +43,10 @@ class Gazetteer:
             for name in [record["city"], *record.get("acceptable_cities", [])]:
                 key = name.lower()
                 self.places.setdefault(key, set()).add(state)
-                self.coordinates.setdefault((key, state), (float(record["lat"]), float(record["long"])))
+                where = (float(record["lat"]), float(record["long"]))
+                self.coordinates.setdefault((key, state), where)
+                if key.startswith("saint "):  # DBpedia writes "St._Louis"
+                    self.coordinates.setdefault(("st. " + key.removeprefix("saint "), state), where)
             if record.get("county"):
                 self.places.setdefault(record["county"].lower(), set()).add(state)
         self.population: dict[tuple[str, str], int] = {}
@@ -149,3 +152,37 @@ def iri_coordinates(iri: str) -> tuple[float, float] | None:
     """Latitude and longitude of a city given by its DBpedia IRI in the task's form; None when unknown."""
     parsed = parse_city_iri(iri)
     return gazetteer().coordinates.get(parsed) if parsed else None
+
+
+@lru_cache(maxsize=None)
+def asked_city(iri: str) -> tuple[str, str] | None:
+    """The (lower-case city name, state postal code) with known coordinates that a question's place IRI stands for.
+
+    A city in the task's form is itself. A title that names part of a city or a township ("Uptown_Oakland",
+    "Croxton,_Jersey_City", "Hamilton_Township,_Mercer_County,_New_Jersey") stands for the longest run of its
+    words that is a known place: in the title's state when it ends in one, else in the state where the place
+    is most populous. None when no run is a known place.
+    """
+    g = gazetteer()
+    parsed = parse_city_iri(iri)
+    if parsed is not None and parsed in g.coordinates:
+        return parsed
+    parts = re.split(r", |\(|\)", iri.removeprefix(DBPEDIA).replace("_", " "))
+    state = parsed[1] if parsed else None
+    if state is not None:
+        parts = parts[:-1]
+    words = [(n, part.split()) for n, part in enumerate(parts) if part.strip()]
+    runs = sorted(
+        (
+            (len(w) - start - length, n, " ".join(w[start : start + length]).lower())
+            for n, w in words
+            for length in range(len(w), 0, -1)
+            for start in range(len(w) - length + 1)
+        ),
+        key=lambda run: (-len(run[2].split()), run[1], run[0]),
+    )
+    for _, _, name in runs:
+        where = state if state is not None else resolve_state(name, Counter())
+        if where is not None and (name, where) in g.coordinates:
+            return name, where
+    return None

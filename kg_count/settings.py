@@ -82,11 +82,14 @@ class ConfidenceSettings:
 
 @dataclass(frozen=True)
 class AnsweringSettings:
-    """How far S1's relaxations widen an asked time and place."""
+    """How far S1's relaxations widen an asked time and place, and how S1 ranks the incidents they find."""
 
     near_days: int
     near_km: float
     dct_days_before: int
+    same_area_km: float
+    region_km: float
+    far_km: float
 
 
 @dataclass(frozen=True)

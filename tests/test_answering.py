@@ -72,6 +72,12 @@ def test_nothing_fits_gives_zero_and_no_documents(store):
     assert ask(store, 3, "injuring", location={"state": DBR + "Ohio"}, time={"year": "2016"}) == (0, [])
 
 
+def test_queries_read_the_project_prefixes(store):
+    # rdflib binds "geo" to GeoSPARQL by default; the queries mean WGS84 positions
+    rows = list(store.query("SELECT ?lat WHERE { <http://dbpedia.org/resource/Dayton,_Ohio> geo:lat ?lat }"))
+    assert [float(row.lat) for row in rows] == [39.7589]
+
+
 def test_s1_picks_one_incident_and_relaxes_when_nothing_fits(store):
     # exact: one incident
     assert ask(store, 1, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"day": "14/03/2016"}) == (
@@ -83,10 +89,19 @@ def test_s1_picks_one_incident_and_relaxes_when_nothing_fits(store):
         None,
         ["d4"],
     )
-    # far off in time: nothing, even relaxed
+    # far off in time: at last the asked time is dropped, and the incident nearest to it near Memphis is taken
     assert ask(store, 1, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"day": "04/09/2016"}) == (
         None,
-        [],
+        ["d4"],
+    )
+    assert ask(store, 1, "killing", location={"city": DBR + "Memphis,_Tennessee"}, time={"day": "04/01/2016"}) == (
+        None,
+        ["d1", "d2"],
+    )
+    # nothing of the type near the asked place at any time: the place is dropped, the nearest in time is taken
+    assert ask(store, 1, "fire_burning", location={"state": DBR + "Tennessee"}, time={"day": "16/03/2016"}) == (
+        None,
+        ["d5"],
     )
 
 
@@ -95,6 +110,25 @@ def test_s1_relaxed_lets_an_incident_dated_by_publication_lie_a_week_later(store
     assert ask(store, 2, "killing", location=dayton, time={"day": "04/05/2016"}) == (0, [])
     assert ask(store, 1, "killing", location=dayton, time={"day": "04/05/2016"}) == (None, ["d6"])
     assert ask(store, 1, "killing", location=dayton, time={"day": "01/05/2016"}) == (None, [])
+
+
+def test_s1_relaxed_lets_a_bystander_carry_the_asked_name(store):
+    franklin = {"participant": {"last": "Franklin"}, "time": {"year": "2015"}}
+    assert ask(store, 2, "killing", **franklin) == (0, [])
+    assert ask(store, 1, "killing", **franklin) == (None, ["d7"])
+
+
+def test_s1_relaxed_takes_a_city_of_the_asked_name_in_another_state(store):
+    shelton = {"location": {"city": DBR + "Shelton,_Washington"}, "time": {"month": "07/2015"}}
+    assert ask(store, 2, "killing", **shelton) == (0, [])
+    assert ask(store, 1, "killing", **shelton) == (None, ["d7"])
+
+
+def test_s1_relaxed_reads_a_part_of_a_city_as_the_city(store):
+    for part in ("Uptown_Oakland", "Chinatown,_Oakland"):
+        question = {"location": {"city": DBR + part}, "time": {"month": "04/2016"}}
+        assert ask(store, 2, "injuring", **question) == (0, [])
+        assert ask(store, 1, "injuring", **question) == (None, ["d8"])
 
 
 def test_question_values_are_bound_not_pasted(store):

@@ -106,3 +106,11 @@ def test_a_reporters_name_does_not_answer_a_participant_question(tmp_path):
         }
         assert roles == {"Jones": "victim", "Miller": "bystander", "Hill": "other"}
         assert (count("Jones"), count("Miller"), count("Hill")) == (1, 0, 1)
+
+
+def test_tokenised_hyphens_are_joined_in_names_and_keys_ignore_apostrophe_styles():
+    from kg_count.incidents.incident_graph import name_key
+
+    people, _ = read("Danah Rojo - Rivas , 20 , was shot dead on Friday .")
+    assert {p.last_name: p.full_name for p in people} == {"Rojo-Rivas": "Danah Rojo-Rivas"}
+    assert name_key("Manuel O’Neal") == name_key("Manuel O'Neal") == "manuel o'neal"

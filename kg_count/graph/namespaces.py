@@ -33,6 +33,7 @@ GRANULARITY_UNITS = {"day": TIME.unitDay, "week": TIME.unitWeek, "month": TIME.u
 
 
 def bind_prefixes(graph: Graph) -> None:
-    """Bind the project prefixes on a graph, for readable Turtle."""
+    """Bind the project prefixes on a graph, for readable Turtle and for queries run on it. A prefix rdflib
+    binds by default to another namespace ("geo" is GeoSPARQL's) is taken over."""
     for prefix, namespace in PREFIXES.items():
-        graph.bind(prefix, namespace)
+        graph.bind(prefix, namespace, replace=True)

@@ -15,6 +15,7 @@ from kg_count.graph.document_graph import document_iri
 from kg_count.graph.namespaces import GEO, GRANULARITY_UNITS, KGC, PROV, SEM, TIME, bind_prefixes
 from kg_count.incidents.reconcile import Incident
 from kg_count.geography import iri_coordinates
+from kg_count.nlp.participants import normalised_name
 
 INCIDENT_GRAPH = URIRef("http://kg-count.org/incidents")
 INCIDENT = Namespace("http://kg-count.org/incident/")
@@ -25,8 +26,8 @@ def incident_iri(incident_id: str) -> URIRef:
 
 
 def name_key(name: str) -> str:
-    """The form names are matched in: lower case, single spaces, no full stops."""
-    return " ".join(name.replace(".", " ").lower().split())
+    """The form names are matched in: lower case, single spaces, no full stops, hyphens joined, plain apostrophes."""
+    return " ".join(normalised_name(name).replace(".", " ").lower().split())
 
 
 def _count(value: int) -> Literal:

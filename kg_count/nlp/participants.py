@@ -127,6 +127,12 @@ class Counts:
     fired: int
 
 
+def normalised_name(text: str) -> str:
+    """A person's name as written, with tokenised hyphens joined ("Rojo - Rivas" -> "Rojo-Rivas") and typographic
+    apostrophes made plain ("O’Neal" -> "O'Neal")."""
+    return re.sub(r"\s*-\s*", "-", text.replace("’", "'").replace("‘", "'"))
+
+
 def _name_parts(name: str) -> tuple[str, str]:
     words = [w for w in name.replace(",", " ").split() if w.lower() not in NAME_SUFFIXES]
     return (words[0], words[-1]) if words else ("", "")
@@ -195,15 +201,16 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
     for ent in doc.ents:
         if ent.label_ != "PERSON" or not ent.text[:1].isupper():
             continue
-        first, last = _name_parts(ent.text)
+        name = normalised_name(ent.text)
+        first, last = _name_parts(name)
         if not last:
             continue
         key = last.lower()
         person = people.get(key)
         if person is None:
-            person = people[key] = Participant(ent.text, first, last)
-        elif len(ent.text.split()) > len(person.full_name.split()):
-            person.full_name, person.first_name = ent.text, first
+            person = people[key] = Participant(name, first, last)
+        elif len(name.split()) > len(person.full_name.split()):
+            person.full_name, person.first_name = name, first
         person.mentions.append((ent.start, ent.end))
         person.age = person.age or _age_near(doc, ent.start, ent.end)
         event = _patient_event(ent.root, events_by_token)
