@@ -118,6 +118,14 @@ def test_s1_relaxed_lets_a_bystander_carry_the_asked_name(store):
     assert ask(store, 1, "killing", **franklin) == (None, ["d7"])
 
 
+def test_s1_relaxed_takes_the_last_name_of_an_asked_full_name(store):
+    assert ask(store, 2, "killing", participant={"full_name": "Jim Deering"}, time={"year": "2016"}) == (0, [])
+    assert ask(store, 1, "killing", participant={"full_name": "Jim Deering"}, time={"year": "2016"}) == (
+        None,
+        ["d1", "d2"],
+    )
+
+
 def test_s1_relaxed_takes_a_city_of_the_asked_name_in_another_state(store):
     shelton = {"location": {"city": DBR + "Shelton,_Washington"}, "time": {"month": "07/2015"}}
     assert ask(store, 2, "killing", **shelton) == (0, [])

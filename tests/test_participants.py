@@ -108,6 +108,13 @@ def test_a_reporters_name_does_not_answer_a_participant_question(tmp_path):
         assert (count("Jones"), count("Miller"), count("Hill")) == (1, 0, 1)
 
 
+def test_name_parts_skip_suffixes_and_stray_full_stops():
+    from kg_count.nlp.participants import _name_parts
+
+    assert _name_parts("Tom Hartwig Sr .") == ("Tom", "Hartwig")
+    assert _name_parts("John Smith , Jr.") == ("John", "Smith")
+
+
 def test_tokenised_hyphens_are_joined_in_names_and_keys_ignore_apostrophe_styles():
     from kg_count.incidents.incident_graph import name_key
 

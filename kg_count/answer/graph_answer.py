@@ -10,7 +10,8 @@ question: its learned confidence in the graph, with how it matches the question
 S1: the incident most probably right (then most documents) and its documents; S1 always has an
 answer, so when nothing fits exactly the query is relaxed step by step (dates a few days either
 side, up to a week more for an incident dated only by its reports' publication, cities nearby and names
-carried by bystanders too; then a city of the same name in another state; then the city's state; then the
+carried by bystanders too; then a city of the same name in another state and the last name of an asked
+full name; then the city's state; then the
 sibling gun-violence type; then without the asked place, then without the asked time) and the incident
 nearest to what was asked is taken. S2: the most probable number of
 incidents (the mode of the Poisson-binomial of their probabilities). S3: the most probable number
@@ -98,10 +99,11 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
     ``relax`` 1 widens the asked time by ``near_days`` either side (and, for an incident dated only by its
     reports' publication, up to ``dct_days_before`` after its end), takes cities within ``near_km`` of the asked
     one (a part of a city stands for the city: ``geography.asked_city``) and lets an asked name be carried by
-    anyone named, bystanders too ([answering] settings); 2 takes a city of the asked name in any state (a city
-    name may have been put in the wrong state); 3 asks for the asked city's state instead; 4 also asks the sibling
-    gun-violence type; 5 drops the asked place and 6 the asked time (each otherwise as 1; S1 then prefers the
-    incident nearest to what was asked: ``best_incident``). Returns None when a relaxation does not apply.
+    anyone named, bystanders too ([answering] settings); 2 also takes a city of the asked name in any state (a
+    city name may have been put in the wrong state) and a full name's last word alone; 3 asks for the asked
+    city's state instead; 4 also asks the sibling gun-violence type; 5 drops the asked place and 6 the asked time
+    (each otherwise as 1; S1 then prefers the incident nearest to what was asked: ``best_incident``). Returns
+    None when a relaxation does not apply.
     """
     if relax == 5:
         return query_plan(replace(question, location=None), 1) if question.location is not None else None
@@ -113,7 +115,7 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
         if event_type not in SIBLING_TYPE:
             return None
         event_type = SIBLING_TYPE[event_type]
-    fragments, bindings = [], {"eventType": KGC[event_type]}
+    fragments, bindings, loosened = [], {"eventType": KGC[event_type]}, False
     if question.time is not None:
         margin = dt.timedelta(days=near.near_days if relax else 0)
         fragments.append("time_near" if relax else "time")
@@ -125,9 +127,8 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
     if question.location is not None and question.location[1]:
         granularity, value = question.location
         city = asked_city(value) if relax and granularity == "city" else None
-        if relax == 2:
-            if granularity != "city":
-                return None
+        if relax == 2 and granularity == "city":
+            loosened = True
             fragments.append("city_named")
             title = value.removeprefix(DBPEDIA_PREFIX).split(",_", 1)[0]
             bindings["cityPrefix"] = Literal(f"{DBPEDIA_PREFIX}{title},_")
@@ -144,14 +145,17 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
         else:
             fragments.append(granularity)
             bindings["place"] = URIRef(value)
-    elif relax == 2:
-        return None
     if question.participant is not None:
         granularity, value = question.participant
+        if relax == 2 and granularity == "full_name" and len(value.split()) > 1:
+            loosened = True
+            granularity, value = "last", value.split()[-1]
         fragments.append(granularity)
         if not relax:
             fragments.append("not_bystander")
         bindings["name"] = Literal(name_key(value))
+    if relax == 2 and not loosened:
+        return None
     return tuple(fragments), bindings
 
 

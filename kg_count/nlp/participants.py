@@ -134,7 +134,9 @@ def normalised_name(text: str) -> str:
 
 
 def _name_parts(name: str) -> tuple[str, str]:
-    words = [w for w in name.replace(",", " ").split() if w.lower() not in NAME_SUFFIXES]
+    words = [
+        w for w in name.replace(",", " ").split() if any(c.isalpha() for c in w) and w.lower() not in NAME_SUFFIXES
+    ]
     return (words[0], words[-1]) if words else ("", "")
 
 
