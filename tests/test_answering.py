@@ -112,6 +112,12 @@ def test_s1_relaxed_lets_an_incident_dated_by_publication_lie_a_week_later(store
     assert ask(store, 1, "killing", location=dayton, time={"day": "01/05/2016"}) == (None, [])
 
 
+def test_s1_prefers_an_incident_where_a_victim_or_suspect_carries_the_asked_name(store):
+    moss = {"participant": {"last": "Moss"}, "location": {"state": DBR + "Tennessee"}}
+    assert ask(store, 2, "injuring", **moss) == (2, ["d1", "d2", "d3"])
+    assert ask(store, 1, "injuring", **moss) == (None, ["d3"])
+
+
 def test_s1_relaxed_lets_a_bystander_carry_the_asked_name(store):
     franklin = {"participant": {"last": "Franklin"}, "time": {"year": "2015"}}
     assert ask(store, 2, "killing", **franklin) == (0, [])
