@@ -82,11 +82,14 @@ class FoundIncident:
 
 
 def question_query(fragments: tuple[str, ...], bindings: dict) -> str:
-    """The answer query with the named constraint fragments and a VALUES row binding their variables."""
+    """The answer query with the named constraint fragments and a VALUES row binding their variables; the
+    ``places`` fragment, which S1 asks for, goes at the end and reads each incident's city and state."""
     names = " ".join(f"?{name}" for name in bindings)
     values = " ".join(term.n3() for term in bindings.values())
-    body = "\n  ".join([f"VALUES ({names}) {{ ({values}) }}", *(read_query(f"answer/{name}") for name in fragments)])
-    return read_query("answer/incidents").replace("#CONSTRAINTS", body)
+    constraints = [read_query(f"answer/{name}") for name in fragments if name != "places"]
+    body = "\n  ".join([f"VALUES ({names}) {{ ({values}) }}", *constraints])
+    places = read_query("answer/places") if "places" in fragments else ""
+    return read_query("answer/incidents").replace("#CONSTRAINTS", body).replace("#PLACES", places)
 
 
 RELAXATIONS = 6  # S1's relaxation steps after the exact query (see query_plan)
@@ -156,6 +159,8 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
         bindings["name"] = Literal(name_key(value))
     if relax == 2 and not loosened:
         return None
+    if question.subtask == 1:
+        fragments.append("places")
     return tuple(fragments), bindings
 
 
