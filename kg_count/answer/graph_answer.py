@@ -44,6 +44,7 @@ from kg_count.graph.namespaces import KGC
 from kg_count.graph.queries import read_query
 from kg_count.io.answers import SystemAnswer
 from kg_count.io.questions import Question
+from kg_count.nlp.participants import PARTICIPATING_ROLES
 from kg_count.geography import asked_city, gazetteer, iri_coordinates, state_iri
 from kg_count.task import DBPEDIA_PREFIX
 from kg_count.progress import progress
@@ -228,10 +229,7 @@ def days_off(question: Question, incident: FoundIncident) -> int:
     """How many days the incident's date lies outside the asked time (0 inside it, or when no time is asked)."""
     if question.time is None:
         return 0
-    start, end = question.time.start, question.time.end
-    if start <= incident.date <= end:
-        return 0
-    return min(abs((incident.date - start).days), abs((incident.date - end).days))
+    return max((question.time.start - incident.date).days, (incident.date - question.time.end).days, 0)
 
 
 def place_step(question: Question, incident: FoundIncident) -> int:
@@ -252,9 +250,6 @@ def place_step(question: Question, incident: FoundIncident) -> int:
     return sum(km > limit for limit in (steps.same_area_km, steps.region_km, steps.far_km))
 
 
-PARTICIPATING_ROLES = {"victim", "suspect"}
-
-
 def best_incident(question: Question, incidents: list[FoundIncident]) -> FoundIncident:
     """S1's incident: the one nearest the asked time (``days_off``), then nearest the asked place
     (``place_step``), then one where a victim or suspect carries the asked name, then the one with most
@@ -265,20 +260,19 @@ def best_incident(question: Question, incidents: list[FoundIncident]) -> FoundIn
         key=lambda i: (
             -days_off(question, i),
             -place_step(question, i),
-            bool(i.roles & PARTICIPATING_ROLES),
+            not i.roles.isdisjoint(PARTICIPATING_ROLES),
             i.rows,
             i.confidence,
         ),
     )
 
 
-def candidate_incidents(store: GraphStore, question: Question, relaxations: int = RELAXATIONS) -> list[FoundIncident]:
-    """The incidents that fit ``question``; for S1, which always has an answer, the first of its relaxations
-    (up to ``relaxations``) that finds any."""
+def candidate_incidents(store: GraphStore, question: Question) -> list[FoundIncident]:
+    """The incidents that fit ``question``; for S1, which always has an answer, the first relaxation that finds any."""
     plans = [query_plan(question)]
     incidents = incidents_of_plan(store, plans[0])
     if question.subtask == 1:
-        for relax in range(1, relaxations + 1):
+        for relax in range(1, RELAXATIONS + 1):
             if incidents:
                 break
             plan = query_plan(question, relax)

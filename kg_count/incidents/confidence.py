@@ -28,6 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from kg_count.nlp.participants import PARTICIPATING_ROLES
 from kg_count.learning.linear_model import LinearModel
 from kg_count.settings import sections_trained_otherwise, settings
 
@@ -163,7 +164,7 @@ def incident_features(incident, reports: Sequence) -> list[str]:
         features.append(f"{name}:{bucket(getattr(incident, name), (1, 2, 4, 10))}")
     family = reports[0].family if reports else "none"
     features.append(f"family:{family}")
-    named = [p for p in incident.people if p.role in ("victim", "suspect")]
+    named = [p for p in incident.people if p.role in PARTICIPATING_ROLES]
     features.append(f"named:{bucket(len(named), (1, 2, 4))}")
     if len(incident.types) > 1:
         features.append("types:several")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from kg_count.graph.queries import read_query
 from kg_count.task import GUN_TYPES
+from kg_count.nlp.participants import PARTICIPATING_ROLES
 
 if TYPE_CHECKING:
     from kg_count.graph.store import GraphStore
@@ -65,7 +66,7 @@ class Report:
         """Victims and suspects named with a first and a last name, victims first (officials and
         witnesses named in many stories of one city tell nothing of which incident it is)."""
         return sorted(
-            (p for p in self.people if p.first_name and p.last_name and p.role in ("victim", "suspect")),
+            (p for p in self.people if p.first_name and p.last_name and p.role in PARTICIPATING_ROLES),
             key=lambda p: p.role != "victim",
         )
 

@@ -98,6 +98,7 @@ BYSTANDER_WORDS = {
     "relative",
     "parent",
 }
+PARTICIPATING_ROLES = ("victim", "suspect")  # the roles of people who take part, not those who tell of it
 NAME_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
 PATIENT_DEPS = ("nsubjpass", "nsubj:pass", "dobj", "obj")
 STATISTICS_CUES = re.compile(
@@ -232,7 +233,7 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
     for key in bystanders:
         if people[key].status == "unharmed":
             people[key].role = "bystander"
-    return [p for p in people.values() if len(p.full_name.split()) >= 2 or p.role in ("victim", "suspect")]
+    return [p for p in people.values() if len(p.full_name.split()) >= 2 or p.role in PARTICIPATING_ROLES]
 
 
 def _patients(token) -> list:
