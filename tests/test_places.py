@@ -59,3 +59,13 @@ def test_common_words_in_title_case_are_not_places():
     found = annotated("Firefighters battled the flames for hours .", title="Brush Fire Burns 100 Acres")
     place = find_place(found.doc, 5)
     assert place is None or place.city != "Brush"
+
+
+def test_a_question_place_that_is_part_of_a_city_stands_for_the_city():
+    from kg_count.geography import city_standing_for
+
+    dbr = "http://dbpedia.org/resource/"
+    assert city_standing_for(dbr + "Uptown_Oakland") == dbr + "Oakland,_California"
+    assert city_standing_for(dbr + "Naples,_Long_Beach") == dbr + "Long_Beach,_California"
+    for city in ("Hayward,_California", "Los_Angeles", "Kansas_City,_Missouri"):
+        assert city_standing_for(dbr + city) == dbr + city

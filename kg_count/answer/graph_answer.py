@@ -45,7 +45,7 @@ from kg_count.graph.queries import read_query
 from kg_count.io.answers import SystemAnswer
 from kg_count.io.questions import Question
 from kg_count.nlp.participants import PARTICIPATING_ROLES
-from kg_count.geography import asked_city, gazetteer, iri_coordinates, state_iri
+from kg_count.geography import asked_city, city_standing_for, gazetteer, iri_coordinates, state_iri
 from kg_count.task import DBPEDIA_PREFIX
 from kg_count.progress import progress
 from kg_count.settings import settings
@@ -148,7 +148,7 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
                 bindings[name] = Literal(number, datatype=XSD.double)
         else:
             fragments.append(granularity)
-            bindings["place"] = URIRef(value)
+            bindings["place"] = URIRef(city_standing_for(value) if granularity == "city" else value)
     if question.participant is not None:
         granularity, value = question.participant
         if relax == 2 and granularity == "full_name" and len(value.split()) > 1:

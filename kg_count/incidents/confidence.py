@@ -28,6 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from kg_count.geography import city_standing_for
 from kg_count.nlp.participants import PARTICIPATING_ROLES
 from kg_count.learning.linear_model import LinearModel
 from kg_count.settings import sections_trained_otherwise, settings
@@ -193,6 +194,8 @@ def match_features(
             features.append(f"time:edge:{asked.granularity}")
     if question.location is not None:
         features.append(f"q:place={question.location[0]}")
+        if question.location[0] == "city" and city_standing_for(question.location[1]) != question.location[1]:
+            features.append("q:place=part_of_city")
     if question.participant is not None:
         kinds = set(roles) or {"none"}
         features.append(f"q:name={question.participant[0]}")
