@@ -74,6 +74,19 @@ def test_place_candidates_keep_the_dateline_and_later_cities():
     assert "not_in_state" in city_in_state_features("Peoria", "ME")
 
 
+def test_a_state_carries_how_strongly_the_text_names_a_city_in_it():
+    doc = annotated(
+        "Two people were killed in a shooting in Vallejo on Sunday . | Vallejo police said the men were shot . | "
+        "A relative drove in from Bay City .",
+        title="2 killed in Vallejo shooting",
+    )
+    states = {c.value: c.features for c in place_candidates(doc.doc, body_start(doc), {0}).states}
+    vallejo = states["CA"]  # Vallejo is only in California, a city of over 100,000
+    assert {"city_state:only&city:title", "city_state:only&city:lead", "implied_population:>100000"} <= vallejo
+    assert "city_state:only&city:mentions<=4" in vallejo  # three mentions
+    assert not any(f.endswith("&city:title") for f in states["MI"])  # Bay City, named once in the text
+
+
 def test_count_candidates_include_stated_numbers_and_shot_less_killed():
     doc = annotated(
         "Four people were shot , and one of them died , police said . | "

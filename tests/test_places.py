@@ -56,6 +56,7 @@ def test_common_words_in_title_case_are_not_places():
 
     assert is_common_word("Brush") and is_common_word("Standard")
     assert not is_common_word("Memphis") and not is_common_word("Mobile") and not is_common_word("Wilmington")
+    assert not is_common_word("Compton")  # WordNet knows it only as a physicist's name
     found = annotated("Firefighters battled the flames for hours .", title="Brush Fire Burns 100 Acres")
     place = find_place(found.doc, 5)
     assert place is None or place.city != "Brush"

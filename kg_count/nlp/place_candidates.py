@@ -28,6 +28,7 @@ DATELINE_SENTENCES = 15  # a dateline may open any of the first body sentences (
 DATELINE_SENTENCE_WORDS = 12
 ABBREVIATIONS = {"Twp": "Township", "Twp.": "Township", "Ft.": "Fort", "Mt.": "Mount"}
 CITY_SOURCES = {"dateline", "pair", "place", "loose", "rule"}
+POPULATION_BOUNDS = (0, 10000, 100000)
 
 
 @dataclass
@@ -131,11 +132,16 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     for city, number in loose.items():
         merge(cities, city, count_features("loose", number))
     for city, candidate in cities.items():
+        strength = city_strength(candidate.features, named[city] + loose[city])
         for code, features in city_state_candidates(city):
+            population = bucket(gazetteer().population.get((city.lower(), code), 0), POPULATION_BOUNDS)
+            implied = features | {f"implied_population:{population}"}
             merge(
                 states,
                 code,
-                features | {f"{f}&{rank}" for f in candidate.features if f in CITY_SOURCES for rank in features},
+                implied
+                | {f"{f}&{rank}" for f in candidate.features if f in CITY_SOURCES for rank in features}
+                | {f"{rank}&{s}" for rank in implied for s in strength},
             )
     agreeing = Counter(code for city in cities for code in gazetteer().states_of(city))
     for code, candidate in states.items():
@@ -183,6 +189,20 @@ def loose_place_mentions(doc) -> list[tuple[str, int, set[str]]]:
             break
         i += 1
     return found
+
+
+def city_strength(features: set[str], mentions: int) -> set[str]:
+    """How strongly a document names a candidate city, from its features and its number of place mentions:
+    ``city:title`` when the title names it, ``city:lead`` when the first two body sentences do, a dateline,
+    and ``city:mentions`` in buckets."""
+    strength = {f"city:mentions{bucket(mentions, (1, 2, 4))}"}
+    if any(f.endswith(":title") for f in features):
+        strength.add("city:title")
+    if any(f.endswith((":sentence<=0", ":sentence<=1")) for f in features):
+        strength.add("city:lead")
+    if features & {"dateline", "sentence_dateline"}:
+        strength.add("city:dateline")
+    return strength
 
 
 def city_state_candidates(city: str) -> list[tuple[str, set[str]]]:

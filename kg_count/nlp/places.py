@@ -198,10 +198,11 @@ def known_place(name: str) -> bool:
 
 @lru_cache(maxsize=None)
 def is_common_word(word: str) -> bool:
-    """True when WordNet knows ``word`` but never as a place ("Brush", "Standard"; not "Memphis", "Mobile")."""
+    """True when WordNet knows ``word`` but never as a place ("Brush", "Standard"; not "Memphis", "Mobile"); a word
+    it knows only as a person's name is no common word ("Compton")."""
     from kg_count.resources.wordnet import wordnet
 
-    synsets = wordnet().synsets(word.lower())
+    synsets = [s for s in wordnet().synsets(word.lower()) if s.lexname() != "noun.person"]
     return bool(synsets) and all(s.lexname() != "noun.location" for s in synsets)
 
 
