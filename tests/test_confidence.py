@@ -134,3 +134,19 @@ def test_a_name_carried_only_by_a_reporter_weighs_less_than_a_victim_name():
 def test_the_shipped_model_loads_offline():
     model = shipped_model()
     assert model.weights and 0 < model.threshold < 1 and set(model.missed_rate) == {"2", "3"}
+
+
+def test_measuring_reads_a_store_as_built_and_needs_its_incident_graph(tmp_path):
+    from kg_count.errors import StoreError
+    from kg_count.graph.store import GraphStore
+    from kg_count.incidents.materialise import stored_fingerprint
+    from kg_count.training.incident_model import labelled_tasks
+
+    with GraphStore(tmp_path / "store"):
+        pass
+    with pytest.raises(StoreError, match="no incident graph"):
+        labelled_tasks([(tmp_path, tmp_path / "store")], as_built=True)
+    assert labelled_tasks([(tmp_path, tmp_path / "store")]) == ({}, {}, {})  # builds the (empty) incident graph
+    with GraphStore(tmp_path / "store") as store:
+        assert stored_fingerprint(store) is not None
+    assert labelled_tasks([(tmp_path, tmp_path / "store")], as_built=True) == ({}, {}, {})

@@ -10,6 +10,7 @@ in one fold. Units are dealt to folds greedily, largest first, into the fold wit
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence, TYPE_CHECKING
@@ -21,6 +22,8 @@ from kg_count.geography import parse_city_iri, state_iri
 
 if TYPE_CHECKING:
     from kg_count.graph.store import GraphStore
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -274,18 +277,31 @@ def task_data(task_dir: Path) -> tuple[dict[str, Question], dict[str, GoldAnswer
     return questions, gold
 
 
-def labelled_tasks(tasks: Sequence[tuple[Path, Path]]):
+def labelled_tasks(tasks: Sequence[tuple[Path, Path]], as_built: bool = False):
     """Questions, gold and labelled candidates of several (task folder, built store) pairs; ids prefixed
-    with the task folder's name (``test-dev:2-5109``) so that sets never collide."""
+    with the task folder's name (``test-dev:2-5109``) so that sets never collide.
+
+    Each store's incident graph is brought up to date with the models and settings in force, unless
+    ``as_built``: then it is read as it was built (a store built with a held-out coreference model stays
+    so); StoreError when it has none, a warning when the models or settings in force differ."""
+    from kg_count.errors import StoreError
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents.materialise import ensure_incidents
+    from kg_count.incidents.materialise import ensure_incidents, fingerprint, stored_fingerprint
 
     questions, gold, candidates = {}, {}, {}
     for task_dir, store_path in tasks:
         more_questions, more_gold = task_data(Path(task_dir))
         prefix = Path(task_dir).name + ":"
         with GraphStore(Path(store_path)) as store:
-            ensure_incidents(store)
+            if not as_built:
+                ensure_incidents(store)
+            elif stored_fingerprint(store) is None:
+                raise StoreError("no incident graph: build the store with `kg-count build`", store_path)
+            elif stored_fingerprint(store) != fingerprint(store):
+                logger.warning(
+                    "%s: incident graph built with other models or settings than those in force; read as built",
+                    store_path,
+                )
             found = question_candidates(store, more_questions, more_gold, incident_evidence(store))
         questions.update({prefix + q: v for q, v in more_questions.items()})
         gold.update({prefix + q: v for q, v in more_gold.items()})
