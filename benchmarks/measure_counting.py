@@ -13,9 +13,10 @@ the answers of ``--reference`` (e.g. the system before this model) and the trivi
 S3 "1" with no documents), and a reliability table of the held-out probabilities. Writes the
 held-out answers and scores under ``--out``.
 
-The stores are measured as built: their incident graphs are never rebuilt here, so a store built with a
-coreference model that never saw test-dev (copied over ``models/coreference.json`` for the build) is
-measured with its own incidents. A warning says when the models in force differ from those it was built with.
+The stores are measured as built: their incident graphs are never rebuilt here, so a store whose reports
+were grouped by a coreference model that never saw test-dev (copied over ``models/coreference.json`` while
+``kg-count incidents --store`` builds the incident graph) is measured with its own incidents. A warning
+says when the models in force differ from those it was built with.
 """
 
 from __future__ import annotations

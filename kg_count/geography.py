@@ -193,8 +193,5 @@ def city_standing_for(iri: str) -> str:
     """The city IRI the extraction writes for a question's place IRI: the IRI itself when it names a known
     city, else the IRI of the city ``asked_city`` finds in it ("Uptown_Oakland" → "Oakland,_California"),
     else the IRI itself."""
-    parsed = parse_city_iri(iri)
-    if parsed is not None and parsed in gazetteer().coordinates:
-        return iri
     whole = asked_city(iri)
-    return city_iri(*whole) if whole is not None else iri
+    return iri if whole is None or whole == parse_city_iri(iri) else city_iri(*whole)

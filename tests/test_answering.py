@@ -151,11 +151,9 @@ def test_a_part_of_a_city_reads_as_the_city(store):
     for part in ("Uptown_Oakland", "Chinatown,_Oakland"):
         asked = {"location": {"city": DBR + part}, "time": {"month": "04/2016"}}
         question = parse_question("q", {"subtask": 2, "event_type": "injuring", **asked})
-        assert [i.doc_ids for i in incidents_of_plan(store, query_plan(question))] == [["d8"]]
-        assert (
-            "q:place=part_of_city"
-            in candidate_match_features(question, incidents_of_plan(store, query_plan(question)))[0]
-        )
+        found = incidents_of_plan(store, query_plan(question))
+        assert [i.doc_ids for i in found] == [["d8"]]
+        assert "q:place=part_of_city" in candidate_match_features(question, found)[0]
         assert ask(store, 1, "injuring", **asked) == (None, ["d8"])
     other_month = parse_question(
         "q",

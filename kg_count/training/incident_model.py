@@ -293,11 +293,12 @@ def labelled_tasks(tasks: Sequence[tuple[Path, Path]], as_built: bool = False):
         more_questions, more_gold = task_data(Path(task_dir))
         prefix = Path(task_dir).name + ":"
         with GraphStore(Path(store_path)) as store:
+            built_from = stored_fingerprint(store) if as_built else None
             if not as_built:
                 ensure_incidents(store)
-            elif stored_fingerprint(store) is None:
-                raise StoreError("no incident graph: build the store with `kg-count build`", store_path)
-            elif stored_fingerprint(store) != fingerprint(store):
+            elif built_from is None:
+                raise StoreError("no incident graph: group its reports with `kg-count incidents --store`", store_path)
+            elif built_from != fingerprint(store):
                 logger.warning(
                     "%s: incident graph built with other models or settings than those in force; read as built",
                     store_path,
