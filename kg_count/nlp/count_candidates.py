@@ -82,7 +82,8 @@ def count_candidates(
     ``statements``; ``named`` is how many named people have that status, ``rule`` the hand-written
     rule's count and ``other_count`` the rule's count of the other status (killed for injured): a
     stated number less it is a candidate too ("five were shot, one fatally": four injured), and so are the
-    numbers of people shot whatever the status the event was typed with, and those less it. ``words``
+    numbers of people shot whatever the status the event was typed with, and those less it; a candidate larger
+    than every number stated shot is marked ``above_shot``. ``words``
     (``harm_words``) are features of every candidate; the first ``title_sentences`` sentences are the title."""
     own = [s for s in statements if s.status == status or (status == "injured" and s.status == INJURED_EXPLICITLY)]
     numbers = [s.value for s in own if s.value is not None and not s.statistics]
@@ -127,4 +128,6 @@ def count_candidates(
             features.add("none_stated")
         if value in others:
             features.add("stated_for_other")
+        if shot and value > max(shot):
+            features.add("above_shot")
     return list(candidates.values())

@@ -140,13 +140,16 @@ def city_state_pairs(words: list[str]) -> list[tuple[str, str]]:
 
 def state_mentions(words: list[str]) -> list[tuple[str, int]]:
     """Each state the text names and where: full names and AP abbreviations (postal codes only after a
-    comma), as (postal code, word index)."""
+    comma), as (postal code, word index). A state's name that begins the name of a place with the next word
+    ("Kansas City", "Washington County", "Virginia Beach") names that place, not the state."""
     g = gazetteer()
     found = []
     i = 0
     while i < len(words):
         code, used = _state_at(words, i)
-        if code and (
+        if code and _starts_place_name(words, i, used):
+            i += used + 1
+        elif code and (
             used > 1
             or words[i] in g.ap_abbreviations
             or words[i].lower() in g.state_by_name
@@ -157,6 +160,12 @@ def state_mentions(words: list[str]) -> list[tuple[str, int]]:
         else:
             i += 1
     return found
+
+
+def _starts_place_name(words: list[str], i: int, used: int) -> bool:
+    """Whether the state written at words[i:i + used] and the word after it form a place the gazetteer knows."""
+    end = i + used
+    return end < len(words) and " ".join(words[i : end + 1]).lower() in gazetteer().places
 
 
 def state_votes(words: list[str]) -> Counter:
