@@ -124,14 +124,15 @@ def test_two_incidents_same_city_same_week_stay_apart():
     assert groups == [["a1", "a2"], ["b1", "b2"]]
 
 
-def test_reconcile_takes_the_latest_count_not_a_sum():
-    early = report("a", killed=1, injured=2, dct="2016-03-14")
-    later = report("b", killed=2, injured=1, dct="2016-03-16")
-    [cluster] = cluster_reports([early, later])
+def test_reconcile_takes_the_count_most_reports_give_not_a_sum():
+    first = report("a", killed=1, injured=2, dct="2016-03-14")
+    second = report("b", killed=1, injured=3, dct="2016-03-15")
+    latest = report("c", killed=2, injured=0, dct="2016-03-16")
+    [cluster] = cluster_reports([first, second, latest])
     incident = reconcile(cluster, "a")
-    assert (incident.killed, incident.injured) == (2, 1)
+    assert (incident.killed, incident.injured) == (1, 3)  # injured: one report each, the largest
     assert incident.types == ["killing", "injuring"]
-    assert incident.doc_ids == ["a", "b"] and incident.merges
+    assert incident.doc_ids == ["a", "b", "c"] and incident.merges
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,10 @@
 """Reconcile a cluster of reports into one incident's properties.
 
 Date: the date most reports state in their text (day level first), else the earliest document
-date. Place: the city and state most reports name. Counts: the latest report that states one
-(later reports update earlier ones), never a sum across reports. People: one entry per person,
+date. Place: the city and state most reports name. Counts: the number most reports give, the
+largest on ties, never a sum across reports (on gva-train's incidents of two or more articles, with
+counts extracted by held-out models, this gets killed right for 80.1 % and injured for 70.1 %,
+against 75.7 and 64.5 for the latest report's). People: one entry per person,
 however many reports name them. Types: killing when someone was killed; injuring when someone
 was injured or a shooting left nobody dead; fire and job dismissal as reported.
 """
@@ -69,11 +71,9 @@ def _place(reports: list[Report]) -> tuple[str | None, str | None, str | None]:
 
 
 def _count(reports: list[Report], name: str) -> int:
-    stated = [r for r in reports if getattr(r, name)]
-    if not stated:
-        return 0
-    latest = max(r.dct for r in stated)
-    return max(getattr(r, name) for r in stated if r.dct == latest)
+    votes = Counter(getattr(r, name) for r in reports)
+    top = max(votes.values())
+    return max(value for value, number in votes.items() if number == top)
 
 
 def _people(reports: list[Report]) -> list[ReportedPerson]:
