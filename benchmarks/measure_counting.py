@@ -1,7 +1,7 @@
 """Calibrated counting, cross-validated by state on SemEval questions with gold.
 
 Usage: python benchmarks/measure_counting.py --store DIR --task-dir TEST_DEV [--extra TASK_DIR STORE ...]
-       [--folds 5] [--out DIR] [--reference ANSWERS.json]
+       [--group-with COREFERENCE.json] [--folds 5] [--out DIR] [--reference ANSWERS.json]
 
 Questions (S1, S2, S3 of ``--task-dir``) fall into folds by state (``kg_count.training.incident_model``:
 the asked state or the asked city's state; participant questions by the asked name's last word).
@@ -13,10 +13,12 @@ the answers of ``--reference`` (e.g. the system before this model) and the trivi
 S3 "1" with no documents), and a reliability table of the held-out probabilities. Writes the
 held-out answers and scores under ``--out``.
 
-The stores are measured as built: their incident graphs are never rebuilt here, so a store whose reports
-were grouped by a coreference model that never saw test-dev (copied over ``models/coreference.json`` while
-``kg-count incidents --store`` builds the incident graph) is measured with its own incidents. A warning
-says when the models in force differ from those it was built with.
+The stores are measured as built: their incident graphs are not brought up to date with the shipped
+models, whose coreference model was trained with test-dev's gold incidents. With ``--group-with FILE``
+each store's reports are first grouped by the coreference model in FILE (the README's figures use
+``benchmarks/models/coreference_without_test_dev.json``, trained on trial S2 and gva-train only); the
+incident graph is rebuilt only when it was built otherwise. A warning says when a store's incident graph
+was built with other models than those in force (with FILE's coreference model, when given).
 """
 
 from __future__ import annotations
@@ -61,6 +63,17 @@ def held_out_reliability(candidates, probabilities) -> list[dict]:
     return reliability((probabilities[id(c)], c.label) for found in candidates.values() for c in found)
 
 
+def group_with(store_path: Path, coreference_path: Path) -> None:
+    """Group a store's reports into incidents with the coreference model in ``coreference_path``, unless its
+    incident graph was built so already."""
+    from kg_count.graph.store import GraphStore
+    from kg_count.incidents.materialise import ensure_incidents
+
+    with GraphStore(store_path) as store:
+        count, rebuilt = ensure_incidents(store, coreference_path=coreference_path)
+    print(f"{store_path}: {count} incidents" + (f", grouped with {coreference_path}" if rebuilt else ""))
+
+
 def table(rows: dict[str, dict], subtask: int) -> list[str]:
     lines = ["| answers | accuracy | RMSE | doc P | doc R | doc F1 |", "|---|---:|---:|---:|---:|---:|"]
     for name, s in rows.items():
@@ -94,17 +107,27 @@ def main() -> None:
         metavar=("TASK_DIR", "STORE"),
         help="more questions with gold over their own store, always trained on",
     )
+    parser.add_argument(
+        "--group-with",
+        type=Path,
+        metavar="COREFERENCE.json",
+        help="group every store's reports with this coreference model first (default: read them as built)",
+    )
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--reference", type=Path, help="another system's answers to the same questions")
     parser.add_argument("--out", type=Path, default=Path("out/counting"))
     args = parser.parse_args()
 
-    questions, gold, candidates = labelled_tasks([(args.task_dir, args.store)], as_built=True)
+    stores = [(args.task_dir, args.store), *((Path(t), Path(s)) for t, s in args.extra)]
+    if args.group_with:
+        for _, path in stores:
+            group_with(path, args.group_with)
+    questions, gold, candidates = labelled_tasks(stores[:1], as_built=True, coreference_path=args.group_with)
     prefix = args.task_dir.name + ":"
     questions = {q.removeprefix(prefix): v for q, v in questions.items()}
     gold = {q.removeprefix(prefix): v for q, v in gold.items()}
     candidates = {q.removeprefix(prefix): v for q, v in candidates.items()}
-    more = labelled_tasks([(Path(t), Path(s)) for t, s in args.extra], as_built=True)
+    more = labelled_tasks(stores[1:], as_built=True, coreference_path=args.group_with)
     extra = dict(zip(("questions", "gold", "candidates"), more))
     folds = question_folds(questions, args.folds)
     answers, probabilities, settings = held_out_answers(candidates, questions, gold, folds, extra)

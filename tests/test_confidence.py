@@ -150,3 +150,24 @@ def test_measuring_reads_a_store_as_built_and_needs_its_incident_graph(tmp_path)
     with GraphStore(tmp_path / "store") as store:
         assert stored_fingerprint(store) is not None
     assert labelled_tasks([(tmp_path, tmp_path / "store")], as_built=True) == ({}, {}, {})
+
+
+def test_reports_can_be_grouped_by_another_coreference_model(tmp_path):
+    import json
+
+    from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, shipped_coreference_model
+    from kg_count.incidents.materialise import ensure_incidents, fingerprint, stored_fingerprint
+    from kg_count.training.incident_model import labelled_tasks
+
+    reports = [report("a"), report("b")]  # one shooting, same city and day
+    assert len(incidents_of(reports)) == 1
+    never = json.loads(COREFERENCE_MODEL_PATH.read_text())
+    never.update(threshold=1.5, group_threshold=1.5)  # no probability reaches it
+    path = tmp_path / "never.json"
+    path.write_text(json.dumps(never))
+    assert len(incidents_of(reports, coreference=shipped_coreference_model(path))) == 2
+    with GraphStore(tmp_path / "store") as store:
+        assert ensure_incidents(store, coreference_path=path)[1]
+        assert stored_fingerprint(store) == fingerprint(store, path) != fingerprint(store)
+        assert not ensure_incidents(store, coreference_path=path)[1]  # built so already
+    assert labelled_tasks([(tmp_path, tmp_path / "store")], as_built=True, coreference_path=path) == ({}, {}, {})

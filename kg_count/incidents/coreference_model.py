@@ -60,6 +60,7 @@ def _load(path: str, stamp: float) -> CoreferenceModel:
 
 
 def shipped_coreference_model(path: Path = COREFERENCE_MODEL_PATH) -> CoreferenceModel:
-    """The shipped model (read once per file version); SetupError naming the file when it is missing."""
+    """The coreference model in ``path`` (default: the shipped one), read once per file version; SetupError
+    naming the file when it is missing or broken."""
     stamp = path.stat().st_mtime if path.exists() else 0.0
     return _load(str(path), stamp)

@@ -8,6 +8,7 @@ questions are asked, and a changed clustering setting never leaves stale inciden
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rdflib import Literal
@@ -28,7 +29,7 @@ from kg_count.incidents import (
 )
 from kg_count.incidents.cluster import cluster_reports
 from kg_count.incidents.confidence import MODEL_PATH, incident_features, shipped_model, twin_features
-from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH
+from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.reconcile import Incident, reconcile
 from kg_count.incidents.reports import reports_from_store
 from kg_count.progress import status
@@ -57,25 +58,27 @@ def settings_fingerprint(modules=CLUSTERING_MODULES) -> str:
     return stage_fingerprint((current.clustering, current.confidence), modules)
 
 
-def fingerprint(store: GraphStore) -> str:
+def fingerprint(store: GraphStore, coreference_path: Path = COREFERENCE_MODEL_PATH) -> str:
     """A hash of the store's complete documents with their content hashes, of the clustering settings,
-    of the coreference model and of the incident-match model."""
+    of the coreference model (the shipped one unless ``coreference_path`` names another) and of the
+    incident-match model."""
     documents = sorted(f"{doc_id} {content}" for doc_id, content in store.document_versions().items())
     models = [
         hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else "none"
-        for path in (COREFERENCE_MODEL_PATH, MODEL_PATH)
+        for path in (Path(coreference_path), MODEL_PATH)
     ]
     return hashlib.sha256("\n".join([settings_fingerprint(), *models, *documents]).encode()).hexdigest()
 
 
-def incidents_of(reports, model=None) -> list[Incident]:
+def incidents_of(reports, model=None, coreference: CoreferenceModel | None = None) -> list[Incident]:
     """Cluster reports and reconcile each cluster; incident ids are the smallest document id of each.
 
-    Each incident carries its evidence features and, scored by ``model`` (default: the shipped
-    incident-match model), its confidence of being a distinct real incident.
+    Reports are grouped by ``coreference`` (default: the shipped coreference model). Each incident carries
+    its evidence features and, scored by ``model`` (default: the shipped incident-match model), its
+    confidence of being a distinct real incident.
     """
     model = model or shipped_model()
-    clusters = cluster_reports(reports)
+    clusters = cluster_reports(reports, coreference)
     incidents = [reconcile(group, min(r.doc_id for r in group.reports)) for group in clusters]
     twins = twin_features(incidents, [group.reports[0].family for group in clusters])
     for incident, group, twin in zip(incidents, clusters, twins):
@@ -97,13 +100,18 @@ def incident_count(store: GraphStore) -> int:
     return int(list(store.query(query))[0].n)
 
 
-def ensure_incidents(store: GraphStore, force: bool = False) -> tuple[int, bool]:
-    """Build the store's incident graph unless it is up to date; return (incident count, rebuilt)."""
-    stamp = fingerprint(store)
+def ensure_incidents(
+    store: GraphStore, force: bool = False, coreference_path: Path = COREFERENCE_MODEL_PATH
+) -> tuple[int, bool]:
+    """Build the store's incident graph unless it is up to date; return (incident count, rebuilt). Reports are
+    grouped by the coreference model in ``coreference_path`` (default: the shipped one; SetupError naming
+    the file when it cannot be read)."""
+    stamp = fingerprint(store, coreference_path)
     if not force and stored_fingerprint(store) == stamp:
         return incident_count(store), False
+    coreference = shipped_coreference_model(Path(coreference_path))
     status("grouping the store's reports into incidents")
-    incidents = incidents_of(reports_from_store(store))
+    incidents = incidents_of(reports_from_store(store), coreference=coreference)
     graph = incident_graph(incidents)
     graph.add((INCIDENT_GRAPH, KGC.builtFrom, Literal(stamp)))
     store.replace_graph(graph)

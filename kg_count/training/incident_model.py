@@ -277,15 +277,17 @@ def task_data(task_dir: Path) -> tuple[dict[str, Question], dict[str, GoldAnswer
     return questions, gold
 
 
-def labelled_tasks(tasks: Sequence[tuple[Path, Path]], as_built: bool = False):
+def labelled_tasks(tasks: Sequence[tuple[Path, Path]], as_built: bool = False, coreference_path: Path | None = None):
     """Questions, gold and labelled candidates of several (task folder, built store) pairs; ids prefixed
     with the task folder's name (``test-dev:2-5109``) so that sets never collide.
 
     Each store's incident graph is brought up to date with the models and settings in force, unless
     ``as_built``: then it is read as it was built (a store built with a held-out coreference model stays
-    so); StoreError when it has none, a warning when the models or settings in force differ."""
+    so); StoreError when it has none, a warning when the models or settings in force (with the coreference
+    model of ``coreference_path``, when given) differ."""
     from kg_count.errors import StoreError
     from kg_count.graph.store import GraphStore
+    from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH
     from kg_count.incidents.materialise import ensure_incidents, fingerprint, stored_fingerprint
 
     questions, gold, candidates = {}, {}, {}
@@ -298,7 +300,7 @@ def labelled_tasks(tasks: Sequence[tuple[Path, Path]], as_built: bool = False):
                 ensure_incidents(store)
             elif built_from is None:
                 raise StoreError("no incident graph: group its reports with `kg-count incidents --store`", store_path)
-            elif built_from != fingerprint(store):
+            elif built_from != fingerprint(store, coreference_path or COREFERENCE_MODEL_PATH):
                 logger.warning(
                     "%s: incident graph built with other models or settings than those in force; read as built",
                     store_path,
