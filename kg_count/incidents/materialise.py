@@ -58,14 +58,14 @@ def settings_fingerprint(modules=CLUSTERING_MODULES) -> str:
     return stage_fingerprint((current.clustering, current.confidence), modules)
 
 
-def fingerprint(store: GraphStore, coreference_path: Path = COREFERENCE_MODEL_PATH) -> str:
+def fingerprint(store: GraphStore, coreference_path: Path | None = None) -> str:
     """A hash of the store's complete documents with their content hashes, of the clustering settings,
     of the coreference model (the shipped one unless ``coreference_path`` names another) and of the
     incident-match model."""
     documents = sorted(f"{doc_id} {content}" for doc_id, content in store.document_versions().items())
     models = [
         hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else "none"
-        for path in (Path(coreference_path), MODEL_PATH)
+        for path in (Path(coreference_path or COREFERENCE_MODEL_PATH), MODEL_PATH)
     ]
     return hashlib.sha256("\n".join([settings_fingerprint(), *models, *documents]).encode()).hexdigest()
 
@@ -100,16 +100,14 @@ def incident_count(store: GraphStore) -> int:
     return int(list(store.query(query))[0].n)
 
 
-def ensure_incidents(
-    store: GraphStore, force: bool = False, coreference_path: Path = COREFERENCE_MODEL_PATH
-) -> tuple[int, bool]:
+def ensure_incidents(store: GraphStore, force: bool = False, coreference_path: Path | None = None) -> tuple[int, bool]:
     """Build the store's incident graph unless it is up to date; return (incident count, rebuilt). Reports are
     grouped by the coreference model in ``coreference_path`` (default: the shipped one; SetupError naming
     the file when it cannot be read)."""
     stamp = fingerprint(store, coreference_path)
     if not force and stored_fingerprint(store) == stamp:
         return incident_count(store), False
-    coreference = shipped_coreference_model(Path(coreference_path))
+    coreference = shipped_coreference_model(Path(coreference_path or COREFERENCE_MODEL_PATH))
     status("grouping the store's reports into incidents")
     incidents = incidents_of(reports_from_store(store), coreference=coreference)
     graph = incident_graph(incidents)

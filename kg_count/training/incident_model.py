@@ -287,7 +287,6 @@ def labelled_tasks(tasks: Sequence[tuple[Path, Path]], as_built: bool = False, c
     model of ``coreference_path``, when given) differ."""
     from kg_count.errors import StoreError
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH
     from kg_count.incidents.materialise import ensure_incidents, fingerprint, stored_fingerprint
 
     questions, gold, candidates = {}, {}, {}
@@ -300,7 +299,7 @@ def labelled_tasks(tasks: Sequence[tuple[Path, Path]], as_built: bool = False, c
                 ensure_incidents(store)
             elif built_from is None:
                 raise StoreError("no incident graph: group its reports with `kg-count incidents --store`", store_path)
-            elif built_from != fingerprint(store, coreference_path or COREFERENCE_MODEL_PATH):
+            elif built_from != fingerprint(store, coreference_path):
                 logger.warning(
                     "%s: incident graph built with other models or settings than those in force; read as built",
                     store_path,
