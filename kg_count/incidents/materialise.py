@@ -104,10 +104,11 @@ def ensure_incidents(store: GraphStore, force: bool = False, coreference_path: P
     """Build the store's incident graph unless it is up to date; return (incident count, rebuilt). Reports are
     grouped by the coreference model in ``coreference_path`` (default: the shipped one; SetupError naming
     the file when it cannot be read)."""
-    stamp = fingerprint(store, coreference_path)
+    path = Path(coreference_path or COREFERENCE_MODEL_PATH)
+    stamp = fingerprint(store, path)
     if not force and stored_fingerprint(store) == stamp:
         return incident_count(store), False
-    coreference = shipped_coreference_model(Path(coreference_path or COREFERENCE_MODEL_PATH))
+    coreference = shipped_coreference_model(path)
     status("grouping the store's reports into incidents")
     incidents = incidents_of(reports_from_store(store), coreference=coreference)
     graph = incident_graph(incidents)
