@@ -4,9 +4,12 @@ Passages (TORQUE, ESTER) and documents (TimeBank) are split into folds by a hash
 each fold the four scorers are trained on the other folds (scripts/train_qa_models.py's data and
 procedure) and that fold's questions answered and MATRES pairs ordered. Writes OUT/torque_cv.json,
 OUT/ester_cv.json, OUT/ester_test_cv.json (predictions) and OUT/scores.json, and prints the scores
-by kind and type. Per-question latency: answering the whole TORQUE and ESTER files with the
-shipped models (``--latency``), encoder included, one process: wall time, and CPU time
-(which other jobs on a shared machine do not inflate; run with OPENBLAS_NUM_THREADS=1).
+by kind and type. TORQUE's per-kind decision thresholds are chosen, for each fold, on the other
+folds' held-out confidences (kg_count.qa.thresholds; OUT/torque_cv_nested_thresholds.json); the
+thresholds chosen on all folds are printed for the [qa_training] settings. Per-question latency:
+answering the whole TORQUE and ESTER files with the shipped models (``--latency``), encoder
+included, one process: wall time, and CPU time (which other jobs on a shared machine do not
+inflate; run with OPENBLAS_NUM_THREADS=1).
 
 Usage: python benchmarks/measure_qa.py [--data ../shared/data] [--folds 5] [--out out/qa] [--latency]
 """
@@ -22,7 +25,7 @@ from kg_count.io.atomic import write_json_atomic
 from kg_count.qa.commands import format_scores, torque_question_kind
 from kg_count.qa.readers import read_ester, read_torque, read_torque_clusters
 from kg_count.qa.scoring import ester_scores, torque_scores
-from kg_count.qa.training import collect, cross_validate, matres_f1
+from kg_count.qa.training import collect, cross_validate, matres_f1, nested_threshold_predictions
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -80,14 +83,22 @@ def main() -> None:
     write_json_atomic(args.out / "ester_cv.json", result["ester"][original])
     write_json_atomic(args.out / "ester_test_cv.json", result["ester"][test])
     clusters = read_torque_clusters(args.data / "torque" / "dev-part_question_clustering.json")
+    torque_questions = read_torque(torque_path)
+    nested, thresholds = nested_threshold_predictions(torque_questions, result["torque_candidates"], args.folds)
+    write_json_atomic(args.out / "torque_cv_nested_thresholds.json", nested)
     scores = {
-        "torque": torque_scores(read_torque(torque_path), result["torque"], clusters, kind_of=torque_question_kind),
+        "torque": torque_scores(torque_questions, nested, clusters, kind_of=torque_question_kind),
+        "torque_settings_thresholds": torque_scores(torque_questions, result["torque"], clusters),
+        "torque_thresholds_chosen_on_all_folds": thresholds,
         "ester": {path.name: ester_scores(read_ester(path), result["ester"][path]) for path in (original, test)},
         "matres": matres_f1(result["matres"]),
     }
     write_json_atomic(args.out / "scores.json", scores)
     print(f"{args.folds}-fold cross-validation by passage / document, {time.perf_counter() - started:.0f} s\n")
-    print("TORQUE dev-part\n" + format_scores("torque", scores["torque"]))
+    print("TORQUE dev-part, thresholds chosen on the other folds\n" + format_scores("torque", scores["torque"]))
+    fixed = scores["torque_settings_thresholds"]
+    print(f"with the [qa_training] thresholds: F1 {fixed['f1']:.2f}, EM {fixed['em']:.2f}, C {fixed['c']:.2f}")
+    print("thresholds chosen on all folds (for [qa_training]):", thresholds)
     for name, table in scores["ester"].items():
         print(f"\nESTER {name}\n" + format_scores("ester", table))
     m = scores["matres"]

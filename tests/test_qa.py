@@ -281,6 +281,22 @@ def test_torque_answers_are_trigger_spans_of_the_passage(torque_passage):
     assert torque.answer_torque_question(torque_passage, "What happened before the unicorn sang?", models) == []
 
 
+def test_torque_candidates_carry_every_confidence_and_the_answer_keeps_those_at_the_asked_threshold(torque_passage):
+    models = shipped_models()
+    question = "What happened before the police arrested the man?"
+    candidates = torque.torque_candidates(torque_passage, question)
+    assert (candidates.asked, candidates.scorer) == ("before", "temporal")
+    confidences = [c for _, _, c in candidates.rows]
+    assert confidences == sorted(confidences, reverse=True) and all(0 <= c <= 1 for c in confidences)
+    threshold = models.temporal.threshold_for("before")
+    assert torque.answer_torque_question(torque_passage, question, models) == candidates.spans(threshold)
+    assert candidates.spans(0.0) == sorted({(b, e) for b, e, _ in candidates.rows})
+    assert candidates.spans(1.01) == []
+    status = torque.torque_candidates(torque_passage, "What will happen in the future?")
+    assert (status.asked, status.scorer) == ("future", "status")
+    assert torque.torque_candidates(torque_passage, "What happened before the unicorn sang?") is None
+
+
 def test_ester_answers_are_phrases_best_first():
     analysis = analyse_passage("p2", PASSAGE, shipped_models(), "ester")
     answers = ester.answer_ester_question(analysis, "Why did the police arrest the man?", shipped_models())

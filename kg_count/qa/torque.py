@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from kg_count.progress import progress
@@ -39,31 +40,65 @@ def question_anchor(analysis: AnalysedPassage, parsed: TemporalQuestion) -> Pass
     return find_anchor(analysis.events, analysis.doc, parse(parsed.anchor_text))
 
 
-def answer_torque_question(analysis: AnalysedPassage, question: str, models: QAModels) -> list[tuple[int, int]]:
-    """The trigger spans answering one question: a status query or a relation query over the graph."""
+@dataclass(frozen=True)
+class Candidates:
+    """The events that may answer a TORQUE question: what it asks (a relation to its anchor or a
+    status), which scorer's threshold decides, and ``(begin, end, confidence)`` rows, best first."""
+
+    asked: str
+    scorer: str
+    rows: tuple[tuple[int, int, float], ...] = ()
+
+    def spans(self, threshold: float) -> list[tuple[int, int]]:
+        """The trigger spans whose confidence reaches ``threshold``, in text order."""
+        return sorted({(begin, end) for begin, end, confidence in self.rows if confidence >= threshold})
+
+
+def torque_candidates(analysis: AnalysedPassage, question: str) -> Candidates | None:
+    """Every event the graph relates to the question's anchor (or estimates a status for), with its
+    confidence; None when the question names no relation or no passage event as its anchor.
+    "might/will/not" questions keep only the events that fit their modality."""
     parsed = parse_temporal_question(question)
     if parsed.default:
-        rows = analysis.graph.with_status(parsed.default, models.status.threshold)
-    else:
-        anchor = question_anchor(analysis, parsed)
-        relation = QUESTION_RELATIONS.get(parsed.relation)
-        if anchor is None or relation is None:
-            return []
-        rows = analysis.graph.related(anchor, relation, models.temporal.threshold)
-        rows = [row for row in rows if fits_modality(analysis.event_at[row.begin], parsed.modality)]
-    return sorted({(row.begin, row.end) for row in rows})
+        rows = analysis.graph.with_status(parsed.default, 0.0)
+        return Candidates(parsed.default, "status", tuple((r.begin, r.end, r.confidence) for r in rows))
+    anchor = question_anchor(analysis, parsed)
+    relation = QUESTION_RELATIONS.get(parsed.relation)
+    if anchor is None or relation is None:
+        return None
+    rows = analysis.graph.related(anchor, relation, 0.0)
+    fitting = [r for r in rows if fits_modality(analysis.event_at[r.begin], parsed.modality)]
+    return Candidates(relation, "temporal", tuple((r.begin, r.end, r.confidence) for r in fitting))
+
+
+def chosen_spans(candidates: Candidates | None, models: QAModels) -> list[tuple[int, int]]:
+    """The answer: the candidates at or above their scorer's threshold for what the question asks."""
+    if candidates is None:
+        return []
+    return candidates.spans(getattr(models, candidates.scorer).threshold_for(candidates.asked))
+
+
+def answer_torque_question(analysis: AnalysedPassage, question: str, models: QAModels) -> list[tuple[int, int]]:
+    """The trigger spans answering one question: a status query or a relation query over the graph."""
+    return chosen_spans(torque_candidates(analysis, question), models)
+
+
+def torque_candidates_of(questions: Iterable[TorqueQuestion], models: QAModels) -> dict:
+    """``{passageID: {question: Candidates | None}}`` for every question; each passage analysed once."""
+    groups = by_passage(questions)
+    found = {}
+    for text, items in progress(groups.items(), "passages", total=len(groups), unit="passage"):
+        analysis = analyse_passage(items[0].passage_id, text, models, "torque")
+        found[items[0].passage_id] = {q.question: torque_candidates(analysis, q.question) for q in items}
+    return found
 
 
 def answer_torque(questions: Iterable[TorqueQuestion], models: QAModels) -> dict:
     """``{passageID: {question: [[start, end], ...]}}`` for every question; each passage analysed once."""
-    groups = by_passage(questions)
-    predictions = {}
-    for text, items in progress(groups.items(), "passages", total=len(groups), unit="passage"):
-        analysis = analyse_passage(items[0].passage_id, text, models, "torque")
-        answers = predictions.setdefault(items[0].passage_id, {})
-        for q in items:
-            answers[q.question] = [list(s) for s in answer_torque_question(analysis, q.question, models)]
-    return predictions
+    return {
+        pid: {q: [list(s) for s in chosen_spans(c, models)] for q, c in by_question.items()}
+        for pid, by_question in torque_candidates_of(questions, models).items()
+    }
 
 
 def majority_spans(question: TorqueQuestion) -> set[tuple[int, int]]:

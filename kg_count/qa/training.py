@@ -193,11 +193,13 @@ def train_models(data: TrainingData, keep: Callable[[str], bool] = lambda key: T
     """The four scorers trained on the examples whose passage/document id passes ``keep``.
 
     Returns a QAModels fitted with the penalties of the [qa_training] settings, each carrying that
-    section and its decision thresholds (the trigger model's by annotation style).
+    section and its decision thresholds (the trigger model's by annotation style, the temporal
+    model's by relation asked, the status model's by status).
     """
     from dataclasses import asdict
 
     from kg_count.learning.linear_model import train
+    from kg_count.qa.analysis import STATUSES, TEMPORAL_RELATIONS
     from kg_count.qa.models import SCORERS, QAModels
     from kg_count.settings import settings
 
@@ -216,6 +218,8 @@ def train_models(data: TrainingData, keep: Callable[[str], bool] = lambda key: T
         "torque": chosen_settings.torque_trigger_threshold,
         "ester": chosen_settings.ester_trigger_threshold,
     }
+    for name, asked in (("temporal", TEMPORAL_RELATIONS), ("status", STATUSES)):
+        models[name].thresholds = {kind: values[f"{kind}_threshold"] for kind in asked}
     return QAModels(**models)
 
 
@@ -248,17 +252,35 @@ def matres_f1(pairs: list[tuple[str, str]]) -> dict:
 
 def cross_validate(data: TrainingData, torque_path: Path, ester_paths: Iterable[Path], folds: int = 5) -> dict:
     """Predictions for every TORQUE and ESTER question and MATRES pair by models trained on the other
-    folds' passages / documents: ``{"torque": {...}, "ester": {path: {...}}, "matres": [(gold, pred)]}``."""
+    folds' passages / documents: ``{"torque": {...}, "torque_candidates": {...}, "ester": {path: {...}},
+    "matres": [(gold, pred)]}``; TORQUE candidates carry every confidence, for choosing thresholds."""
     from kg_count.qa import ester, torque
+    from kg_count.qa.thresholds import predictions_with
 
     torque_questions = read_torque(torque_path)
     ester_questions = {Path(p): read_ester(p) for p in ester_paths}
-    result = {"torque": {}, "ester": {path: {} for path in ester_questions}, "matres": []}
+    result = {"torque": {}, "torque_candidates": {}, "ester": {path: {} for path in ester_questions}, "matres": []}
     for fold in range(folds):
         models = train_models(data, lambda pid: fold_of(pid, folds) != fold)
         held_out = lambda pid: fold_of(pid, folds) == fold  # noqa: E731
-        result["torque"].update(torque.answer_torque([q for q in torque_questions if held_out(q.passage_id)], models))
+        candidates = torque.torque_candidates_of([q for q in torque_questions if held_out(q.passage_id)], models)
+        result["torque_candidates"].update(candidates)
+        thresholds = {**models.temporal.thresholds, **models.status.thresholds}
+        result["torque"].update(predictions_with(candidates, thresholds))
         for path, questions in ester_questions.items():
             result["ester"][path].update(ester.answer_ester([q for q in questions if held_out(q.passage_id)], models))
         result["matres"] += matres_predictions(data, models, held_out)
     return result
+
+
+def nested_threshold_predictions(questions: list, candidates: dict, folds: int) -> tuple[dict, dict]:
+    """TORQUE predictions whose thresholds were chosen without the scored passage's fold, and the
+    thresholds chosen on all folds: ``(predictions, {asked: threshold})``."""
+    from kg_count.qa.thresholds import choose_thresholds, predictions_with
+
+    predictions = {}
+    for fold in range(folds):
+        chosen = choose_thresholds([q for q in questions if fold_of(q.passage_id, folds) != fold], candidates)
+        scored = {pid: found for pid, found in candidates.items() if fold_of(pid, folds) == fold}
+        predictions.update(predictions_with(scored, chosen))
+    return predictions, choose_thresholds(questions, candidates)
