@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kg_count.qa.readers import TorqueQuestion
-from kg_count.qa.thresholds import choose_thresholds, predictions_with
+from kg_count.qa.thresholds import choose_thresholds, predictions_with, threshold_from
 from kg_count.qa.torque import Candidates
 
 
@@ -27,7 +27,7 @@ def test_each_kind_of_question_gets_the_threshold_that_scores_best_on_it():
     chosen = choose_thresholds(questions, candidates)
     assert 0.62 < chosen["before"] <= 0.75
     assert 0.1 < chosen["after"] <= 0.25
-    predictions = predictions_with(candidates, chosen)
+    predictions = predictions_with(candidates, threshold_from(chosen))
     assert predictions["p"] == {"before 1?": [[0, 1]], "before 2?": [[4, 5]], "after 1?": [[2, 3], [6, 7]]}
 
 
@@ -35,4 +35,4 @@ def test_ties_go_to_the_threshold_nearest_one_half_and_unknown_kinds_take_the_de
     questions = [question("during?", ((0, 1),))]
     candidates = {"p": {"during?": Candidates("overlaps", "temporal", ((0, 1, 0.95),)), "other?": None}}
     assert choose_thresholds(questions, candidates) == {"overlaps": 0.5}
-    assert predictions_with(candidates, {}, default=0.96) == {"p": {"during?": [], "other?": []}}
+    assert predictions_with(candidates, threshold_from({}, default=0.96)) == {"p": {"during?": [], "other?": []}}

@@ -8,10 +8,13 @@ Questions of different kinds are disjoint, so choosing kind by kind maximises th
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from kg_count.qa.readers import TorqueQuestion
 from kg_count.qa.scoring import torque_question_scores
+
+if TYPE_CHECKING:
+    from kg_count.qa.torque import Candidates
 
 GRID = tuple(round(0.1 + 0.05 * i, 2) for i in range(15))  # 0.10 … 0.80
 
@@ -33,12 +36,18 @@ def choose_thresholds(questions: Iterable[TorqueQuestion], candidates: dict) -> 
     }
 
 
-def predictions_with(candidates: dict, thresholds: dict[str, float], default: float = 0.5) -> dict:
-    """``{passageID: {question: [[start, end], ...]}}``: each question's candidates at or above the
-    threshold of what it asks (``default`` for a kind without one)."""
+def threshold_from(chosen: dict[str, float], default: float = 0.5) -> Callable[[Candidates], float]:
+    """The threshold of what each question asks from a ``{asked: threshold}`` choice (``default``
+    for a kind without one)."""
+    return lambda candidates: chosen.get(candidates.asked, default)
+
+
+def predictions_with(candidates: dict, threshold_of: Callable[[Candidates], float]) -> dict:
+    """``{passageID: {question: [[start, end], ...]}}``: each question's candidates at or above
+    ``threshold_of`` them (nothing for a question without candidates)."""
     return {
         pid: {
-            question: [] if c is None else [list(s) for s in c.spans(thresholds.get(c.asked, default))]
+            question: [] if c is None else [list(s) for s in c.spans(threshold_of(c))]
             for question, c in by_question.items()
         }
         for pid, by_question in candidates.items()

@@ -14,6 +14,7 @@ from kg_count.qa.models import QAModels
 from kg_count.qa.passage import PassageEvent, parse
 from kg_count.qa.questions import TemporalQuestion, parse_temporal_question
 from kg_count.qa.readers import TorqueQuestion
+from kg_count.qa.thresholds import predictions_with
 
 QUESTION_RELATIONS = {"before": "before", "after": "after", "during": "overlaps"}
 NOT_YET_REAL = {"uncertain", "hypothetical", "intended"}
@@ -71,11 +72,14 @@ def torque_candidates(analysis: AnalysedPassage, question: str) -> Candidates | 
     return Candidates(relation, "temporal", tuple((r.begin, r.end, r.confidence) for r in fitting))
 
 
+def asked_threshold(candidates: Candidates, models: QAModels) -> float:
+    """The threshold of the scorer that decides ``candidates``, for what their question asks."""
+    return getattr(models, candidates.scorer).threshold_for(candidates.asked)
+
+
 def chosen_spans(candidates: Candidates | None, models: QAModels) -> list[tuple[int, int]]:
     """The answer: the candidates at or above their scorer's threshold for what the question asks."""
-    if candidates is None:
-        return []
-    return candidates.spans(getattr(models, candidates.scorer).threshold_for(candidates.asked))
+    return [] if candidates is None else candidates.spans(asked_threshold(candidates, models))
 
 
 def answer_torque_question(analysis: AnalysedPassage, question: str, models: QAModels) -> list[tuple[int, int]]:
@@ -95,10 +99,7 @@ def torque_candidates_of(questions: Iterable[TorqueQuestion], models: QAModels) 
 
 def answer_torque(questions: Iterable[TorqueQuestion], models: QAModels) -> dict:
     """``{passageID: {question: [[start, end], ...]}}`` for every question; each passage analysed once."""
-    return {
-        pid: {q: [list(s) for s in chosen_spans(c, models)] for q, c in by_question.items()}
-        for pid, by_question in torque_candidates_of(questions, models).items()
-    }
+    return predictions_with(torque_candidates_of(questions, models), lambda c: asked_threshold(c, models))
 
 
 def majority_spans(question: TorqueQuestion) -> set[tuple[int, int]]:

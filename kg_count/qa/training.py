@@ -265,8 +265,7 @@ def cross_validate(data: TrainingData, torque_path: Path, ester_paths: Iterable[
         held_out = lambda pid: fold_of(pid, folds) == fold  # noqa: E731
         candidates = torque.torque_candidates_of([q for q in torque_questions if held_out(q.passage_id)], models)
         result["torque_candidates"].update(candidates)
-        thresholds = {**models.temporal.thresholds, **models.status.thresholds}
-        result["torque"].update(predictions_with(candidates, thresholds))
+        result["torque"].update(predictions_with(candidates, lambda c: torque.asked_threshold(c, models)))
         for path, questions in ester_questions.items():
             result["ester"][path].update(ester.answer_ester([q for q in questions if held_out(q.passage_id)], models))
         result["matres"] += matres_predictions(data, models, held_out)
@@ -276,11 +275,11 @@ def cross_validate(data: TrainingData, torque_path: Path, ester_paths: Iterable[
 def nested_threshold_predictions(questions: list, candidates: dict, folds: int) -> tuple[dict, dict]:
     """TORQUE predictions whose thresholds were chosen without the scored passage's fold, and the
     thresholds chosen on all folds: ``(predictions, {asked: threshold})``."""
-    from kg_count.qa.thresholds import choose_thresholds, predictions_with
+    from kg_count.qa.thresholds import choose_thresholds, predictions_with, threshold_from
 
     predictions = {}
     for fold in range(folds):
         chosen = choose_thresholds([q for q in questions if fold_of(q.passage_id, folds) != fold], candidates)
         scored = {pid: found for pid, found in candidates.items() if fold_of(pid, folds) == fold}
-        predictions.update(predictions_with(scored, chosen))
+        predictions.update(predictions_with(scored, threshold_from(chosen)))
     return predictions, choose_thresholds(questions, candidates)
