@@ -6,7 +6,10 @@ procedure) and that fold's questions answered and MATRES pairs ordered. Writes O
 OUT/ester_cv.json, OUT/ester_test_cv.json (predictions) and OUT/scores.json, and prints the scores
 by kind and type. TORQUE's per-kind decision thresholds are chosen, for each fold, on the other
 folds' held-out confidences (kg_count.qa.thresholds; OUT/torque_cv_nested_thresholds.json); the
-thresholds chosen on all folds are printed for the [qa_training] settings. Per-question latency:
+thresholds chosen on all folds are printed for the [qa_training] settings. ESTER's answer ranker
+(kg_count.qa.answer_ranking) is likewise fitted, for each fold, on the other folds' held-out
+candidates of both ESTER files; the one fitted on all folds is written to OUT/answer_ranker.json,
+the file shipped as kg_count/qa/models/answer_ranker.json. Per-question latency:
 answering the whole TORQUE and ESTER files with the shipped models (``--latency``), encoder
 included, one process: wall time, and CPU time (which other jobs on a shared machine do not
 inflate; run with OPENBLAS_NUM_THREADS=1).
@@ -25,7 +28,13 @@ from kg_count.io.atomic import write_json_atomic
 from kg_count.qa.commands import format_scores, torque_question_kind
 from kg_count.qa.readers import read_ester, read_torque, read_torque_clusters
 from kg_count.qa.scoring import ester_scores, torque_scores
-from kg_count.qa.training import collect, cross_validate, matres_f1, nested_threshold_predictions
+from kg_count.qa.training import (
+    collect,
+    cross_validate,
+    matres_f1,
+    nested_ranker_predictions,
+    nested_threshold_predictions,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -80,8 +89,11 @@ def main() -> None:
     data = collect(torque_path, ester_train, timebank)
     result = cross_validate(data, torque_path, [original, test], args.folds)
     write_json_atomic(args.out / "torque_cv.json", result["torque"])
-    write_json_atomic(args.out / "ester_cv.json", result["ester"][original])
-    write_json_atomic(args.out / "ester_test_cv.json", result["ester"][test])
+    ester_questions = {path: read_ester(path) for path in (original, test)}
+    ester_nested, ranker = nested_ranker_predictions(ester_questions, result["ester_candidates"], args.folds)
+    write_json_atomic(args.out / "ester_cv.json", ester_nested[original])
+    write_json_atomic(args.out / "ester_test_cv.json", ester_nested[test])
+    ranker.save(args.out / "answer_ranker.json")
     clusters = read_torque_clusters(args.data / "torque" / "dev-part_question_clustering.json")
     torque_questions = read_torque(torque_path)
     nested, thresholds = nested_threshold_predictions(torque_questions, result["torque_candidates"], args.folds)
@@ -90,7 +102,10 @@ def main() -> None:
         "torque": torque_scores(torque_questions, nested, clusters, kind_of=torque_question_kind),
         "torque_settings_thresholds": torque_scores(torque_questions, result["torque"], clusters),
         "torque_thresholds_chosen_on_all_folds": thresholds,
-        "ester": {path.name: ester_scores(read_ester(path), result["ester"][path]) for path in (original, test)},
+        "ester": {path.name: ester_scores(ester_questions[path], ester_nested[path]) for path in ester_questions},
+        "ester_confidence_only": {
+            path.name: ester_scores(ester_questions[path], result["ester"][path]) for path in ester_questions
+        },
         "matres": matres_f1(result["matres"]),
     }
     write_json_atomic(args.out / "scores.json", scores)
@@ -100,7 +115,13 @@ def main() -> None:
     print(f"with the [qa_training] thresholds: F1 {fixed['f1']:.2f}, EM {fixed['em']:.2f}, C {fixed['c']:.2f}")
     print("thresholds chosen on all folds (for [qa_training]):", thresholds)
     for name, table in scores["ester"].items():
-        print(f"\nESTER {name}\n" + format_scores("ester", table))
+        print(f"\nESTER {name}, answer ranker fitted on the other folds\n" + format_scores("ester", table))
+        alone = scores["ester_confidence_only"][name]
+        print(
+            "ranked by confidence alone, one answer: "
+            + ", ".join(f"{k} {alone[k]:.2f}" for k in ("f1", "hit1", "em") if k in alone)
+        )
+    print(f"answer ranker fitted on all folds -> {args.out / 'answer_ranker.json'} (for kg_count/qa/models/)")
     m = scores["matres"]
     print(
         f"\nMATRES held-out documents: {m['pairs']} BEFORE/AFTER/EQUAL pairs, micro F1 {m['f1']:.2f} "

@@ -124,7 +124,6 @@ class QATrainingSettings:
     finished_threshold: float
     ongoing_threshold: float
     future_threshold: float
-    semantic_threshold: float
 
 
 @dataclass(frozen=True)

@@ -108,13 +108,12 @@ def test_the_qa_models_record_their_settings_and_thresholds_and_warn_when_others
     )
     assert models.triggers.threshold_for("torque") == trained.torque_trigger_threshold
     assert models.triggers.threshold_for("ester") == trained.ester_trigger_threshold
-    assert models.semantic.threshold == trained.semantic_threshold
     assert models.temporal.threshold_for("overlaps") == trained.overlaps_threshold
     assert models.status.threshold_for("future") == trained.future_threshold
     with caplog.at_level("WARNING", logger="kg_count"):
         shipped_models.__wrapped__()
         assert not caplog.records
-        use(monkeypatch, tmp_path, "[qa_training]\nsemantic_threshold = 0.3\n")
+        use(monkeypatch, tmp_path, "[qa_training]\nsemantic_l2 = 3.0\n")
         shipped_models.__wrapped__()
     assert any("trained with other [qa_training] settings" in r.getMessage() for r in caplog.records)
 

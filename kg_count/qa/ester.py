@@ -6,6 +6,7 @@ from typing import Iterable, Iterator
 
 from kg_count.progress import progress
 from kg_count.qa.analysis import AnalysedPassage, analyse_passage, by_passage
+from kg_count.qa.answer_ranking import AnswerRanker, Candidate, QuestionCandidates
 from kg_count.qa.anchors import find_anchor, question_lemmas
 from kg_count.qa.features import crossed, pair_features, pair_vector
 from kg_count.qa.models import QAModels
@@ -33,37 +34,52 @@ def _oriented(parsed: SemanticQuestion) -> tuple[str, bool]:
     return RELATION_OF_TYPE[parsed.relation], parsed.direction == "effect"
 
 
-def answer_ester_question(analysis: AnalysedPassage, question: str, models: QAModels) -> list[str]:
-    """Answer phrases for one question, best first: the top related event, then others above threshold."""
+def ester_candidates(analysis: AnalysedPassage, question: str) -> QuestionCandidates | None:
+    """The events the passage graph relates to the question's anchor in the relation asked, best
+    confidence first, leaving out events the question itself names; None when no anchor is found."""
     parsed = parse_semantic_question(question)
     question_doc = parse(question)
     anchor = question_anchor(analysis, question_doc)
     if anchor is None:
-        return []
+        return None
     relation, anchor_is_source = _oriented(parsed)
     asked, _ = question_lemmas(question_doc)
-    answers, seen = [], set()
-    for row in analysis.graph.related(anchor, relation, 0.0, anchor_is_source):
-        if analysis.event_at[row.begin].lemma in asked or row.phrase.lower() in seen:
-            continue
-        if answers and row.confidence < models.semantic.threshold:
-            break
-        answers.append(row.phrase)
-        seen.add(row.phrase.lower())
-        if len(answers) == settings().reading.max_ester_answers:
-            break
-    return answers
+    rows = analysis.graph.related(anchor, relation, 0.0, anchor_is_source)
+    candidates = [
+        Candidate(row.begin, row.end, row.phrase, row.confidence)
+        for row in rows
+        if analysis.event_at[row.begin].lemma not in asked
+    ]
+    return QuestionCandidates(relation, anchor.start, candidates)
 
 
-def answer_ester(questions: Iterable[EsterQuestion], models: QAModels) -> dict:
-    """``{"<index>": [phrase, ...]}`` for every question; each passage analysed once."""
+def answer_ester_question(analysis: AnalysedPassage, question: str, models: QAModels) -> list[str]:
+    """Answer phrases for one question, likeliest first, as the models' answer ranker orders the
+    graph's candidates (at most ``max_ester_answers``, [reading] settings)."""
+    return ranked_answers({"": ester_candidates(analysis, question)}, models.answer_ranker)[""]
+
+
+def ester_candidates_of(questions: Iterable[EsterQuestion], models: QAModels) -> dict:
+    """``{"<index>": QuestionCandidates | None}`` for every question; each passage analysed once."""
     groups = by_passage(questions)
-    predictions = {}
+    candidates = {}
     for text, items in progress(groups.items(), "passages", total=len(groups), unit="passage"):
         analysis = analyse_passage(items[0].passage_id, text, models, "ester")
         for q in items:
-            predictions[str(q.index)] = answer_ester_question(analysis, q.question, models)
-    return predictions
+            candidates[str(q.index)] = ester_candidates(analysis, q.question)
+    return candidates
+
+
+def ranked_answers(candidates: dict, ranker: AnswerRanker) -> dict:
+    """``{"<index>": [phrase, ...]}``: each question's candidates as ``ranker`` answers them
+    (nothing for a question without an anchor)."""
+    limit = settings().reading.max_ester_answers
+    return {index: [] if found is None else ranker.answers(found, limit) for index, found in candidates.items()}
+
+
+def answer_ester(questions: Iterable[EsterQuestion], models: QAModels) -> dict:
+    """``{"<index>": [phrase, ...]}`` for every question, ranked by the models' answer ranker."""
+    return ranked_answers(ester_candidates_of(questions, models), models.answer_ranker)
 
 
 def training_examples(analysis: AnalysedPassage, questions: Iterable[EsterQuestion]) -> Iterator[tuple]:

@@ -79,16 +79,21 @@ def _unigrams(answers: Iterable[str]) -> Counter:
     return Counter(word for answer in answers for word in re.sub(r"[^\w\s]", "", answer.lower()).split())
 
 
+def holds_gold_trigger(phrase: str, question: EsterQuestion) -> bool:
+    """Whether an answer phrase contains one of the question's gold answer triggers (HIT@1's test)."""
+    lowered = phrase.lower()
+    return any(t and t in lowered for t in question.gold_triggers)
+
+
 def ester_question_scores(predicted: Sequence[str], question: EsterQuestion) -> dict:
     """Token F1, HIT@1 and EM of one question's ranked answer phrases.
 
     A question without answer texts (the released test file) gets HIT@1 only; one without
     gold triggers gets no HIT@1.
     """
-    first = predicted[0].lower() if predicted else ""
     scores = {}
     if question.gold_triggers:
-        scores["hit1"] = float(bool(first) and any(t and t in first for t in question.gold_triggers))
+        scores["hit1"] = float(bool(predicted) and holds_gold_trigger(predicted[0], question))
     if question.answer_texts:
         guess, gold = _unigrams(predicted), _unigrams(question.answer_texts)
         common = sum((guess & gold).values())

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from kg_count.io.atomic import read_json
 from kg_count.progress import progress
 from kg_count.learning.linear_model import Example
 from kg_count.qa.readers import parse_offsets, read_ester, read_torque
+
+if TYPE_CHECKING:
+    from kg_count.qa.answer_ranking import AnswerRanker
 
 MATRES_LABELS = {"BEFORE": "before", "AFTER": "after", "EQUAL": "overlaps"}
 INVERSE = {"before": "after", "after": "before", "overlaps": "overlaps"}
@@ -253,13 +256,21 @@ def matres_f1(pairs: list[tuple[str, str]]) -> dict:
 def cross_validate(data: TrainingData, torque_path: Path, ester_paths: Iterable[Path], folds: int = 5) -> dict:
     """Predictions for every TORQUE and ESTER question and MATRES pair by models trained on the other
     folds' passages / documents: ``{"torque": {...}, "torque_candidates": {...}, "ester": {path: {...}},
-    "matres": [(gold, pred)]}``; TORQUE candidates carry every confidence, for choosing thresholds."""
+    "ester_candidates": {path: {...}}, "matres": [(gold, pred)]}``; the candidates carry every
+    confidence, for choosing TORQUE's thresholds and fitting ESTER's answer ranker. ESTER answers
+    here trust the confidence alone (the folds' models have no fitted ranker)."""
     from kg_count.qa import ester, torque
     from kg_count.qa.thresholds import predictions_with
 
     torque_questions = read_torque(torque_path)
     ester_questions = {Path(p): read_ester(p) for p in ester_paths}
-    result = {"torque": {}, "torque_candidates": {}, "ester": {path: {} for path in ester_questions}, "matres": []}
+    result = {
+        "torque": {},
+        "torque_candidates": {},
+        "ester": {path: {} for path in ester_questions},
+        "ester_candidates": {path: {} for path in ester_questions},
+        "matres": [],
+    }
     for fold in range(folds):
         models = train_models(data, lambda pid: fold_of(pid, folds) != fold)
         held_out = lambda pid: fold_of(pid, folds) == fold  # noqa: E731
@@ -267,7 +278,9 @@ def cross_validate(data: TrainingData, torque_path: Path, ester_paths: Iterable[
         result["torque_candidates"].update(candidates)
         result["torque"].update(predictions_with(candidates, lambda c: torque.asked_threshold(c, models)))
         for path, questions in ester_questions.items():
-            result["ester"][path].update(ester.answer_ester([q for q in questions if held_out(q.passage_id)], models))
+            candidates = ester.ester_candidates_of([q for q in questions if held_out(q.passage_id)], models)
+            result["ester_candidates"][path].update(candidates)
+            result["ester"][path].update(ester.ranked_answers(candidates, models.answer_ranker))
         result["matres"] += matres_predictions(data, models, held_out)
     return result
 
@@ -283,3 +296,27 @@ def nested_threshold_predictions(questions: list, candidates: dict, folds: int) 
         scored = {pid: found for pid, found in candidates.items() if fold_of(pid, folds) == fold}
         predictions.update(predictions_with(scored, threshold_from(chosen)))
     return predictions, choose_thresholds(questions, candidates)
+
+
+def nested_ranker_predictions(questions: dict, candidates: dict, folds: int) -> tuple[dict, AnswerRanker]:
+    """ESTER predictions ranked by answer rankers fitted without the scored passage's fold, and the
+    ranker fitted on all folds: ``({path: {index: [phrase, ...]}}, ranker)``. ``questions`` and
+    ``candidates`` are ``{path: [EsterQuestion]}`` and ``{path: {index: QuestionCandidates | None}}``."""
+    from kg_count.qa.answer_ranking import train_ranker
+    from kg_count.qa.ester import ranked_answers
+    from kg_count.settings import settings
+
+    limit = settings().reading.max_ester_answers
+    pairs = [
+        (fold_of(q.passage_id, folds), q, candidates[path].get(str(q.index)))
+        for path in questions
+        for q in questions[path]
+    ]
+    predictions = {path: {} for path in questions}
+    for fold in range(folds):
+        ranker = train_ranker([(q, c) for f, q, c in pairs if f != fold], limit)
+        for path, items in questions.items():
+            held_out = {str(q.index) for q in items if fold_of(q.passage_id, folds) == fold}
+            scored = {index: c for index, c in candidates[path].items() if index in held_out}
+            predictions[path].update(ranked_answers(scored, ranker))
+    return predictions, train_ranker([(q, c) for _, q, c in pairs], limit)
