@@ -87,15 +87,15 @@ def main() -> None:
         return
     started = time.perf_counter()
     data = collect(torque_path, ester_train, timebank)
-    result = cross_validate(data, torque_path, [original, test], args.folds)
-    write_json_atomic(args.out / "torque_cv.json", result["torque"])
+    torque_questions = read_torque(torque_path)
     ester_questions = {path: read_ester(path) for path in (original, test)}
+    result = cross_validate(data, torque_questions, ester_questions, args.folds)
+    write_json_atomic(args.out / "torque_cv.json", result["torque"])
     ester_nested, ranker = nested_ranker_predictions(ester_questions, result["ester_candidates"], args.folds)
     write_json_atomic(args.out / "ester_cv.json", ester_nested[original])
     write_json_atomic(args.out / "ester_test_cv.json", ester_nested[test])
     ranker.save(args.out / "answer_ranker.json")
     clusters = read_torque_clusters(args.data / "torque" / "dev-part_question_clustering.json")
-    torque_questions = read_torque(torque_path)
     nested, thresholds = nested_threshold_predictions(torque_questions, result["torque_candidates"], args.folds)
     write_json_atomic(args.out / "torque_cv_nested_thresholds.json", nested)
     scores = {

@@ -253,17 +253,16 @@ def matres_f1(pairs: list[tuple[str, str]]) -> dict:
     return result
 
 
-def cross_validate(data: TrainingData, torque_path: Path, ester_paths: Iterable[Path], folds: int = 5) -> dict:
-    """Predictions for every TORQUE and ESTER question and MATRES pair by models trained on the other
-    folds' passages / documents: ``{"torque": {...}, "torque_candidates": {...}, "ester": {path: {...}},
-    "ester_candidates": {path: {...}}, "matres": [(gold, pred)]}``; the candidates carry every
+def cross_validate(data: TrainingData, torque_questions: list, ester_questions: dict, folds: int = 5) -> dict:
+    """Predictions for every TORQUE question (``torque_questions``), ESTER question (``{path:
+    [EsterQuestion]}``) and MATRES pair by models trained on the other folds' passages / documents:
+    ``{"torque": {...}, "torque_candidates": {...}, "ester": {path: {...}}, "ester_candidates":
+    {path: {...}}, "matres": [(gold, pred)]}``; the candidates carry every
     confidence, for choosing TORQUE's thresholds and fitting ESTER's answer ranker. ESTER answers
     here trust the confidence alone (the folds' models have no fitted ranker)."""
     from kg_count.qa import ester, torque
     from kg_count.qa.thresholds import predictions_with
 
-    torque_questions = read_torque(torque_path)
-    ester_questions = {Path(p): read_ester(p) for p in ester_paths}
     result = {
         "torque": {},
         "torque_candidates": {},
