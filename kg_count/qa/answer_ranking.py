@@ -102,7 +102,7 @@ class AnswerRanker:
 
     weights: np.ndarray
     threshold: float = 0.5
-    retrain = "benchmarks/measure_qa.py (writes OUT/ester_ranker.json)"
+    retrain = "benchmarks/measure_qa.py, then copy OUT/answer_ranker.json into kg_count/qa/models/"
 
     @classmethod
     def confidence_only(cls) -> AnswerRanker:
