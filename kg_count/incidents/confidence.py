@@ -30,7 +30,7 @@ from typing import Iterable, Sequence
 
 from kg_count.geography import city_standing_for
 from kg_count.nlp.participants import PARTICIPATING_ROLES
-from kg_count.learning.linear_model import LinearModel
+from kg_count.learning.linear_model import LinearModel, logit
 from kg_count.settings import sections_trained_otherwise, settings
 
 logger = logging.getLogger(__name__)
@@ -239,11 +239,6 @@ def twin_features(incidents: Sequence, families: Sequence[str]) -> list[list[str
             elif any(gap <= 7 for gap in gaps):
                 found[n].append("twin:larger_within_week")
     return found
-
-
-def logit(probability: float) -> float:
-    probability = min(max(probability, 1e-9), 1 - 1e-9)
-    return math.log(probability / (1 - probability))
 
 
 def match_probability(model: LinearModel, confidence: float, features: Iterable[str]) -> float:

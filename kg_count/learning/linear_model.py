@@ -23,6 +23,12 @@ from kg_count.errors import SetupError
 from kg_count.io.atomic import atomic_writer
 
 
+def logit(probability: float, floor: float = 1e-9) -> float:
+    """log(p / (1 - p)) of ``probability`` kept within [floor, 1 - floor]."""
+    probability = min(max(probability, floor), 1 - floor)
+    return math.log(probability / (1 - probability))
+
+
 @dataclass
 class Example:
     """One training example: active feature names, the row of its vector in the vectors matrix

@@ -20,6 +20,7 @@ import numpy as np
 
 from kg_count.errors import InputError, SetupError
 from kg_count.io.atomic import read_json, write_json_atomic
+from kg_count.learning.linear_model import logit
 from kg_count.qa.readers import EsterQuestion
 from kg_count.qa.scoring import ester_question_scores, holds_gold_trigger
 
@@ -62,11 +63,6 @@ class QuestionCandidates:
         self.features = rank_features(self.candidates, self.anchor_begin, self.relation)
 
 
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-4), 1 - 1e-4)
-    return math.log(p / (1 - p))
-
-
 def _ranks(order: Sequence[Candidate]) -> dict[int, int]:
     return {c.begin: i for i, c in enumerate(order)}
 
@@ -82,7 +78,7 @@ def rank_features(candidates: Sequence[Candidate], anchor_begin: int, relation: 
     for index, c in enumerate(candidates):
         near = by_distance[c.begin]
         side = "after" if c.begin > anchor_begin else "before"
-        row = [_logit(c.confidence), *(index == i for i in range(3))]
+        row = [logit(c.confidence, 1e-4), *(index == i for i in range(3))]
         row += [*(near == i for i in range(DISTANCE_RANKS)), near >= DISTANCE_RANKS]
         row += [on_side[c.begin] == 0, on_side[c.begin] == 1, math.log1p(distance(c))]
         row += [relation == r and side == s for r in RELATIONS for s in ("before", "after")]
