@@ -31,15 +31,20 @@ from kg_count.answer.graph_answer import answer_from_candidates, best_incident
 from kg_count.evaluate.calibration import reliability
 from kg_count.evaluate.task_scores import evaluate_answers
 from kg_count.training.incident_model import fit, labelled_tasks, question_folds
+from kg_count.training.locked_fold import read_locked_units, split_locked
 from kg_count.io.answers import SystemAnswer, read_system_answers, write_system_answers
 
 TRIVIAL = {2: 2, 3: 1}
+LOCKED_FOLD = Path(__file__).with_name("locked_fold.json")
 
 
-def held_out_answers(candidates, questions, gold, folds, extra):
-    """Answers of every question by a model fitted without its fold; the probabilities too."""
-    answers, probabilities, settings = {}, {}, {}
-    for fold in sorted(set(folds.values())):
+def held_out_answers(candidates, questions, gold, folds, extra, answered=None):
+    """Answers of every question of the ``answered`` folds (default: all) by a model fitted on the other folds
+    (and ``extra``), with the learned answer prior and without it (``evidence only``); the probabilities and
+    the settings chosen per fold too."""
+    answers = {"with the answer prior": {}, "evidence only": {}}
+    probabilities, settings = {}, {}
+    for fold in sorted(set(folds.values()) if answered is None else answered):
         train = {q: c for q, c in candidates.items() if folds[q] != fold}
         train.update(extra["candidates"])
         model, chosen = fit(train, {**gold, **extra["gold"]}, {**questions, **extra["questions"]})
@@ -49,12 +54,13 @@ def held_out_answers(candidates, questions, gold, folds, extra):
             ps = [model.probability(c.features) for c in found]
             probabilities.update({id(c): p for c, p in zip(found, ps)})
             incidents = [c.found for c in found]
-            if questions[qid].subtask == 1:
-                answers[qid] = SystemAnswer(
-                    None, sorted(best_incident(questions[qid], incidents).doc_ids) if incidents else []
-                )
-            else:
-                answers[qid] = answer_from_candidates(questions[qid], incidents, ps, model)
+            for name, use_prior in (("with the answer prior", True), ("evidence only", False)):
+                if questions[qid].subtask == 1:
+                    answers[name][qid] = SystemAnswer(
+                        None, sorted(best_incident(questions[qid], incidents).doc_ids) if incidents else []
+                    )
+                else:
+                    answers[name][qid] = answer_from_candidates(questions[qid], incidents, ps, model, use_prior)
     return answers, probabilities, settings
 
 
@@ -114,6 +120,18 @@ def main() -> None:
         help="group every store's reports with this coreference model first (default: read them as built)",
     )
     parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument(
+        "--locked-fold",
+        type=Path,
+        default=LOCKED_FOLD,
+        metavar="FILE",
+        help="the fold units set aside before tuning (default: benchmarks/locked_fold.json)",
+    )
+    parser.add_argument(
+        "--score-locked",
+        action="store_true",
+        help="answer the locked fold's questions with a model fitted on all the others (once, at the end)",
+    )
     parser.add_argument("--reference", type=Path, help="another system's answers to the same questions")
     parser.add_argument("--out", type=Path, default=Path("out/counting"))
     args = parser.parse_args()
@@ -129,24 +147,36 @@ def main() -> None:
     candidates = {q.removeprefix(prefix): v for q, v in candidates.items()}
     more = labelled_tasks(stores[1:], as_built=True, coreference_path=args.group_with)
     extra = dict(zip(("questions", "gold", "candidates"), more))
-    folds = question_folds(questions, args.folds)
-    answers, probabilities, settings = held_out_answers(candidates, questions, gold, folds, extra)
+    tuning, locked = split_locked(questions, read_locked_units(args.locked_fold))
+    if args.score_locked:
+        folds = {q: int(q in locked) for q in questions}
+        title = f"locked fold: {len(locked)} questions, answered by a model fitted on the other {len(tuning)}"
+        answered = {1}
+    else:
+        folds = question_folds({q: questions[q] for q in tuning}, args.folds)
+        title = f"folds by state: {args.folds} over the {len(tuning)} questions outside the locked fold; sizes " + (
+            ", ".join(str(sum(1 for f in folds.values() if f == n)) for n in range(args.folds))
+        )
+        answered = None
+    scored = set(folds) if answered is None else locked
+    questions = {q: questions[q] for q in folds}
+    gold = {q: gold[q] for q in folds}
+    candidates = {q: candidates[q] for q in folds}
+    answers, probabilities, settings = held_out_answers(candidates, questions, gold, folds, extra, answered)
+    scored_candidates = {q: candidates[q] for q in scored}
+    scored_gold = {q: gold[q] for q in scored}
 
-    systems = {"calibrated (held out)": answers}
+    systems = dict(answers)
     if args.reference:
         systems["reference"] = read_system_answers(args.reference)
-    systems["trivial"] = {q: SystemAnswer(TRIVIAL.get(questions[q].subtask), []) for q in gold}
-    report = [
-        f"folds by state: {args.folds}; questions per fold: "
-        + ", ".join(str(sum(1 for f in folds.values() if f == n)) for n in range(args.folds)),
-        "",
-    ]
+    systems["trivial"] = {q: SystemAnswer(TRIVIAL.get(questions[q].subtask), []) for q in scored_gold}
+    report = [title, ""]
     results = {}
     for subtask in (1, 2, 3):
-        sub_gold = {q: g for q, g in gold.items() if questions[q].subtask == subtask}
+        sub_gold = {q: g for q, g in scored_gold.items() if questions[q].subtask == subtask}
         rows = {}
         for name, system in systems.items():
-            if name == "trivial" and subtask == 1:
+            if subtask == 1 and name in ("trivial", "evidence only"):
                 continue
             rows[name] = evaluate_answers(
                 sub_gold, {q: a for q, a in system.items() if q in sub_gold}, questions, subtask
@@ -154,18 +184,19 @@ def main() -> None:
         results[subtask] = rows
         report += table(rows, subtask) + [""]
     for subtask in (2, 3):
-        held = results[subtask]["calibrated (held out)"]
-        report += [f"S{subtask} held out by property pair:"] + breakdown(held, "by_property_pair") + [""]
-        report += [f"S{subtask} held out by gold answer class:"] + breakdown(held, "by_answer_class") + [""]
+        held = results[subtask]["with the answer prior"]
+        report += [f"S{subtask} by property pair:"] + breakdown(held, "by_property_pair") + [""]
+        report += [f"S{subtask} by shape:"] + breakdown(held, "by_shape") + [""]
+        report += [f"S{subtask} by gold answer class:"] + breakdown(held, "by_answer_class") + [""]
     report += ["reliability of held-out probabilities:", "| p | candidates | mean p | right |", "|---|---:|---:|---:|"]
     report += [
         f"| {r['bin']} | {r['n']} | {r['mean_p']} | {r['right']} |"
-        for r in held_out_reliability(candidates, probabilities)
+        for r in held_out_reliability(scored_candidates, probabilities)
     ]
     report += ["", "settings per fold: " + json.dumps(settings)]
     print("\n".join(report))
     args.out.mkdir(parents=True, exist_ok=True)
-    write_system_answers(args.out / "held_out_answers.json", answers)
+    write_system_answers(args.out / "held_out_answers.json", answers["with the answer prior"])
     (args.out / "report.md").write_text("\n".join(report) + "\n", encoding="utf-8")
     scores = json.dumps({str(k): v for k, v in results.items()}, indent=1)
     (args.out / "scores.json").write_text(scores, encoding="utf-8")

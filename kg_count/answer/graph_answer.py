@@ -71,15 +71,22 @@ class FoundIncident:
     confidence: float
     doc_ids: list[str] = field(default_factory=list)
     roles: set[str] = field(default_factory=set)
+    named: dict[str, str] = field(default_factory=dict)  # status of each person who carries an asked name
     rows: int = 0  # documents times the people who carry an asked name
     city: str | None = None
     state: str | None = None
     relax: int = 0  # the relaxation of the question's query that found it (query_plan)
 
-    def people(self, event_type: str) -> int:
-        """How many people of the status the event type counts (0 for fires)."""
-        status = COUNT_OF_TYPE[event_type]
-        return getattr(self, status) if status else 0
+    def people(self, question: Question) -> int:
+        """How many people of the status the question's event type counts (0 for fires): for an S3 question
+        that names someone, the people who carry the name with that status ("how many people named X were
+        killed"), else the incident's count."""
+        status = COUNT_OF_TYPE[question.event_type]
+        if not status:
+            return 0
+        if question.subtask == 3 and question.participant is not None:
+            return sum(1 for carried in self.named.values() if carried == status)
+        return getattr(self, status)
 
 
 def question_query(fragments: tuple[str, ...], bindings: dict) -> str:
@@ -193,6 +200,7 @@ def incidents_of_plan(store: GraphStore, plan: tuple[tuple[str, ...], dict] | No
             incident.doc_ids.append(doc_id)
         if row.role is not None:
             incident.roles.add(str(row.role).rsplit("#", 1)[-1])
+            incident.named[str(row.person)] = str(row.status).rsplit("#", 1)[-1]
     return list(found.values())
 
 
@@ -214,15 +222,22 @@ def candidate_match_features(question: Question, incidents: list[FoundIncident])
 
 
 def answer_from_candidates(
-    question: Question, incidents: list[FoundIncident], probabilities: list[float], model: IncidentModel
+    question: Question,
+    incidents: list[FoundIncident],
+    probabilities: list[float],
+    model: IncidentModel,
+    answer_prior: bool = True,
 ) -> SystemAnswer:
     """The answer to an S2 or S3 question from its candidate incidents, their probabilities and the model's
-    document threshold and rate of incidents (people) the queries miss."""
+    document threshold and rate of incidents (people) the queries miss: the count the evidence and the
+    model's prior over answers make likeliest (``answer_prior`` False: the evidence alone)."""
     chosen = [i for i, p in zip(incidents, probabilities) if p >= model.threshold]
     documents = sorted({doc for incident in chosen for doc in incident.doc_ids})
-    sizes = None if question.subtask == 2 else [incident.people(question.event_type) for incident in incidents]
+    sizes = None if question.subtask == 2 else [incident.people(question) for incident in incidents]
     missed = model.missed(question.subtask, len(incidents) if sizes is None else sum(sizes))
-    return SystemAnswer(most_probable(count_distribution(probabilities, sizes, missed)), documents)
+    evidence = count_distribution(probabilities, sizes, missed)
+    count = model.answer_prior.decide(question, evidence) if answer_prior else most_probable(evidence)
+    return SystemAnswer(count, documents)
 
 
 def days_off(question: Question, incident: FoundIncident) -> int:

@@ -111,7 +111,7 @@ def _subtask_section(
         f"<h2>Subtask {number}</h2>",
         _table([[k, f"{scores[k]:.2f}"] for k in keys if k in scores], ["measure", "value"]),
     ]
-    for breakdown in ("by_count", "by_event_type", "by_property_pair"):
+    for breakdown in ("by_count", "by_event_type", "by_property_pair", "by_shape"):
         groups = scores.get(breakdown)
         if not groups:
             continue

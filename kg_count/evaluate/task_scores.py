@@ -96,7 +96,7 @@ def score_subtask(
 
     Breakdowns: ``by_answer_class`` (gold count 0, 1, 2, 3, 4+) and ``by_count`` (0 ... 9, 10+) for S2
     and S3, and ``by_event_type``
-    and ``by_property_pair`` when the questions are given.
+    and ``by_property_pair`` and ``by_shape`` (the asked granularities: ``state+year``) when the questions are given.
     """
     counts = subtask != 1
     gold_ids = list(gold)
@@ -121,6 +121,7 @@ def score_subtask(
         scores["by_property_pair"] = _breakdown(
             lambda q: questions[q].property_pair, known, answered, gold, system, counts
         )
+        scores["by_shape"] = _breakdown(lambda q: questions[q].shape, known, answered, gold, system, counts)
     return scores
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 HEADLINE = ("answered", "accuracy", "accuracy_norm", "rmse", "doc_precision", "doc_recall", "doc_f1", "doc_f1_norm")
-BREAKDOWNS = ("by_answer_class", "by_event_type", "by_property_pair")
+BREAKDOWNS = ("by_answer_class", "by_event_type", "by_property_pair", "by_shape")
 
 
 def _row(name: str, scores: dict) -> str:

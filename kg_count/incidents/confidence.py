@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from kg_count.geography import city_standing_for
+from kg_count.incidents.answer_prior import AnswerPrior
 from kg_count.nlp.participants import PARTICIPATING_ROLES
 from kg_count.learning.linear_model import LinearModel, logit
 from kg_count.settings import sections_trained_otherwise, settings
@@ -92,10 +93,12 @@ FOLLOW_UP_WORDS = frozenset(
 
 @dataclass
 class IncidentModel(LinearModel):
-    """The incident-match model: a LinearModel (its threshold: the document threshold) and, per subtask,
-    the mean number of gold incidents (S2) or people (S3) the queries miss per candidate found."""
+    """The incident-match model: a LinearModel (its threshold: the document threshold), per subtask the
+    mean number of gold incidents (S2) or people (S3) the queries miss per candidate found, and the
+    prior over answers the S2 and S3 decisions weigh (``answer_prior``)."""
 
     missed_rate: dict[str, float] = field(default_factory=dict)
+    answer_prior: AnswerPrior = field(default_factory=AnswerPrior)
 
     def missed(self, subtask: int, found: int) -> float:
         """The expected number of incidents or people not found, when ``found`` were (incidents or people)."""
@@ -109,12 +112,17 @@ class IncidentModel(LinearModel):
         return {
             **super().to_json(),
             "missed_rate": {k: round(v, 4) for k, v in sorted(self.missed_rate.items())},
+            "answer_prior": self.answer_prior.to_json(),
             "settings": self.trained_with or training_settings(),
         }
 
     @classmethod
     def from_json(cls, data: dict) -> "IncidentModel":
-        return super().from_json(data, missed_rate={k: float(v) for k, v in data.get("missed_rate", {}).items()})
+        return super().from_json(
+            data,
+            missed_rate={k: float(v) for k, v in data.get("missed_rate", {}).items()},
+            answer_prior=AnswerPrior.from_json(data.get("answer_prior", {})),
+        )
 
 
 def training_settings() -> dict[str, dict]:

@@ -57,6 +57,16 @@ class Question:
         """The two asked properties, e.g. ``location+time``."""
         return "+".join(p for p in PROPERTIES if getattr(self, p) is not None)
 
+    @property
+    def shape(self) -> str:
+        """The granularities of the two asked properties, e.g. ``state+year`` or ``city+last``."""
+        granularities = [
+            self.location[0] if self.location is not None else None,
+            self.time.granularity if self.time is not None else None,
+            self.participant[0] if self.participant is not None else None,
+        ]
+        return "+".join(g for g in granularities if g is not None)
+
 
 def parse_time(granularity: str, value: str) -> TimeConstraint:
     """Parse a day ``dd/mm/yyyy``, month ``mm/yyyy`` or year ``yyyy`` into the span of days it covers.

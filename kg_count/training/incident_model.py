@@ -117,7 +117,7 @@ def question_candidates(
                 qid,
                 incident.iri,
                 evidence.get(incident.iri, []) + features,
-                incident.people(question.event_type),
+                incident.people(question),
                 list(incident.doc_ids),
                 found=incident,
             )
@@ -198,6 +198,17 @@ def missed_rates(
     return rates
 
 
+def _evidence(
+    candidates: Sequence[Candidate], subtask: int, probabilities: Mapping[int, float], rate: float
+) -> list[float]:
+    """The distribution of one S2 or S3 question's count from its candidates' probabilities and the missed rate."""
+    from kg_count.incidents.confidence import count_distribution
+
+    sizes = None if subtask == 2 else [c.people for c in candidates]
+    found = len(candidates) if sizes is None else sum(sizes)
+    return count_distribution([probabilities[id(c)] for c in candidates], sizes, rate * found)
+
+
 def _squared_error(
     candidates: Mapping[str, list[Candidate]],
     golds: Mapping[str, GoldAnswer],
@@ -207,17 +218,53 @@ def _squared_error(
     rate: float,
 ) -> float:
     """Mean squared error of the most probable counts of one subtask's questions, with ``rate`` missed per found."""
-    from kg_count.incidents.confidence import count_distribution, most_probable
+    from kg_count.incidents.confidence import most_probable
 
-    errors = []
-    for q, cands in candidates.items():
-        if questions[q].subtask != subtask:
-            continue
-        sizes = None if subtask == 2 else [c.people for c in cands]
-        found = len(cands) if sizes is None else sum(sizes)
-        count = most_probable(count_distribution([probabilities[id(c)] for c in cands], sizes, rate * found))
-        errors.append((count - golds[q].numerical_answer) ** 2)
+    errors = [
+        (most_probable(_evidence(cands, subtask, probabilities, rate)) - golds[q].numerical_answer) ** 2
+        for q, cands in candidates.items()
+        if questions[q].subtask == subtask
+    ]
     return sum(errors) / max(1, len(errors))
+
+
+PRIOR_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5)
+
+
+def prior_weights(
+    candidates: Mapping[str, list[Candidate]],
+    golds: Mapping[str, GoldAnswer],
+    questions: Mapping[str, Question],
+    folds: Mapping[str, int],
+    probabilities: Mapping[int, float],
+    rates: Mapping[str, float],
+) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
+    """For S2 and S3, the weight of the answer prior (``PRIOR_WEIGHTS``) whose decisions are right most often
+    out of fold: each fold's questions decided with a prior fitted on the other folds' gold answers, from
+    out-of-fold probabilities. Ties go to the lower squared error, then the smaller weight. Returns the
+    weights by subtask and the accuracy of every weight tried."""
+    from kg_count.incidents.answer_prior import fit_prior
+
+    counted = [q for q in candidates if questions[q].subtask in (2, 3)]
+    outcomes: dict[str, dict[float, list[tuple[int, int]]]] = {"2": {}, "3": {}}
+    for fold in sorted({folds[q] for q in counted}):
+        prior = fit_prior((questions[q], golds[q].numerical_answer) for q in counted if folds[q] != fold)
+        for q in (q for q in counted if folds[q] == fold):
+            subtask = questions[q].subtask
+            evidence = _evidence(candidates[q], subtask, probabilities, rates[str(subtask)])
+            for weight in PRIOR_WEIGHTS:
+                error = prior.decide(questions[q], evidence, weight) - golds[q].numerical_answer
+                outcomes[str(subtask)].setdefault(weight, []).append((error == 0, error * error))
+    chosen, accuracy = {}, {}
+    for subtask, by_weight in outcomes.items():
+        if not by_weight:
+            chosen[subtask] = 0.0
+            continue
+        accuracy[subtask] = {str(w): round(100 * sum(r for r, _ in o) / len(o), 2) for w, o in by_weight.items()}
+        chosen[subtask] = max(
+            PRIOR_WEIGHTS, key=lambda w: (sum(r for r, _ in by_weight[w]), -sum(e for _, e in by_weight[w]), -w)
+        )
+    return chosen, accuracy
 
 
 def fit(
@@ -233,9 +280,11 @@ def fit(
 
     The L2 weight is the one with the lowest out-of-fold log loss, the document threshold the one with
     the best out-of-fold document F1; each subtask's rate of missed incidents (people) is kept when it
-    lowers the out-of-fold squared error of the counts, else 0. Returns the IncidentModel and the settings.
+    lowers the out-of-fold squared error of the counts, else 0; the answer prior is fitted on the gold
+    answers and weighed per subtask as ``prior_weights`` chooses. Returns the IncidentModel and the settings.
     """
     from kg_count.answer.graph_answer import LOOSENING_RELAXATIONS
+    from kg_count.incidents.answer_prior import fit_prior
     from kg_count.learning.linear_model import train
 
     candidates = {
@@ -255,12 +304,18 @@ def fit(
             for scale in (0.0, 1.0)
         }
         rates[subtask] = rate if errors[1.0] < errors[0.0] else 0.0
+    weights, prior_accuracy = prior_weights(candidates, golds, questions, folds, trials[l2], rates)
+    prior = fit_prior(
+        ((questions[q], golds[q].numerical_answer) for q in candidates if questions[q].subtask in (2, 3)), weights
+    )
     fitted = train([(c.features, c.label) for found in candidates.values() for c in found], l2=l2)
-    model = IncidentModel(fitted.weights, fitted.bias, threshold, missed_rate=rates)
+    model = IncidentModel(fitted.weights, fitted.bias, threshold, missed_rate=rates, answer_prior=prior)
     return model, {
         "l2": l2,
         "doc_threshold": threshold,
         "missed_rate": model.missed_rate,
+        "prior_weight": weights,
+        "prior_accuracy": prior_accuracy,
         "log_loss": {str(k): round(v, 4) for k, v in losses.items()},
         "questions": len(candidates),
         "candidates": sum(len(f) for f in candidates.values()),

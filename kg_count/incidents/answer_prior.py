@@ -1,0 +1,143 @@
+"""A prior over the answers of S2 and S3 questions, by question shape, learned from labelled questions.
+
+The evidence (the candidates' probabilities, ``confidence.count_distribution``) says how likely each
+count is given what the graph found; it does not know which answers questions of a kind have. In the
+task, a question with exactly one incident was made an S1 question, so S2 answers of 1 are rare, and
+broad questions (a state and a year) have large answers. The prior is a distribution over answers
+0 ... ``cap``-1 and a geometric tail from ``cap`` on, for each question shape (subtask, asked
+properties and their granularities, event type), smoothed towards the shape's subtask-and-properties
+distribution, and that towards the subtask's. It is fitted on the gold answers of the training
+questions only, for any answer distribution; nothing in it names a value.
+
+The answer is the count ``n`` with the largest ``log evidence(n) + weight[subtask] * log prior(n)``;
+weight 0 (or ``--answer-prior none``) gives the evidence-only answer, the mode of the evidence.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+CAP = 10
+SMOOTHING = 10.0  # pseudo-questions drawn from the broader distribution a shape is smoothed towards
+
+
+def shape_keys(question) -> list[str]:
+    """A question's shapes, narrowest first: subtask with each asked property's granularity and the event
+    type; subtask with the asked properties; subtask alone (``io.questions.Question``)."""
+    subtask = f"s{question.subtask}"
+    return [
+        f"{subtask}:{question.property_pair}:{question.shape}:{question.event_type}",
+        f"{subtask}:{question.property_pair}",
+        subtask,
+    ]
+
+
+@dataclass
+class AnswerPrior:
+    """Smoothed answer distributions by shape (probabilities of 0 ... cap-1, then the tail's mass), the
+    tail's geometric ratio by subtask, and how much the decision weighs the prior, by subtask."""
+
+    distributions: dict[str, list[float]] = field(default_factory=dict)
+    tail_ratio: dict[str, float] = field(default_factory=dict)
+    weight: dict[str, float] = field(default_factory=dict)
+    cap: int = CAP
+
+    def distribution_for(self, question) -> list[float] | None:
+        """The narrowest learned distribution of the question's shapes; None when none was learned."""
+        for key in shape_keys(question):
+            if key in self.distributions:
+                return self.distributions[key]
+        return None
+
+    def log_prior(self, question, answers: int) -> list[float]:
+        """log prior of the answers 0 ... ``answers``-1 for ``question`` (all 0.0 when nothing was learned)."""
+        known = self.distribution_for(question)
+        if known is None:
+            return [0.0] * answers
+        ratio = self.tail_ratio.get(f"s{question.subtask}", 0.5)
+        logs = []
+        for n in range(answers):
+            if n < self.cap:
+                logs.append(math.log(known[n]))
+            else:
+                logs.append(math.log(known[self.cap]) + math.log(1 - ratio) + (n - self.cap) * math.log(ratio))
+        return logs
+
+    def decide(self, question, evidence: Sequence[float], weight: float | None = None) -> int:
+        """The answer with the largest log evidence plus the weighted log prior (the smaller on ties).
+
+        ``evidence`` is the distribution over 0, 1, 2 ... from the candidates; ``weight`` overrides the
+        subtask's learned weight (0: the evidence's mode)."""
+        weight = self.weight.get(str(question.subtask), 0.0) if weight is None else weight
+        prior = self.log_prior(question, len(evidence)) if weight else [0.0] * len(evidence)
+        scores = [math.log(p) + weight * q if p > 0 else -math.inf for p, q in zip(evidence, prior)]
+        return max(range(len(scores)), key=lambda n: (scores[n], -n))
+
+    def to_json(self) -> dict:
+        return {
+            "cap": self.cap,
+            "weight": dict(sorted(self.weight.items())),
+            "tail_ratio": {k: round(v, 4) for k, v in sorted(self.tail_ratio.items())},
+            "distributions": {k: [round(p, 5) for p in v] for k, v in sorted(self.distributions.items())},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "AnswerPrior":
+        return cls(
+            {k: [float(p) for p in v] for k, v in data.get("distributions", {}).items()},
+            {k: float(v) for k, v in data.get("tail_ratio", {}).items()},
+            {k: float(v) for k, v in data.get("weight", {}).items()},
+            int(data.get("cap", CAP)),
+        )
+
+
+def _binned(answers: Iterable[int], cap: int) -> list[int]:
+    counts = [0] * (cap + 1)
+    for answer in answers:
+        counts[min(answer, cap)] += 1
+    return counts
+
+
+def _smoothed(counts: Sequence[int], towards: Sequence[float], pseudo: float) -> list[float]:
+    total = sum(counts) + pseudo
+    return [(c + pseudo * t) / total for c, t in zip(counts, towards)]
+
+
+def fit_prior(
+    answers: Iterable[tuple[object, int]],
+    weight: Mapping[str, float] | None = None,
+    cap: int = CAP,
+    pseudo: float = SMOOTHING,
+) -> AnswerPrior:
+    """Fit the distributions on (question, gold answer) pairs of S2 and S3 questions.
+
+    A subtask's distribution is its answers' shares with one pseudo-question spread evenly; every
+    narrower shape is smoothed towards the next broader one with ``pseudo`` pseudo-questions. The tail
+    ratio of a subtask is ``m / (1 + m)`` for the mean ``m`` of its answers' excess over ``cap``."""
+    by_key: dict[str, list[int]] = {}
+    for question, answer in answers:
+        for key in shape_keys(question):
+            by_key.setdefault(key, []).append(int(answer))
+    distributions: dict[str, list[float]] = {}
+    uniform = [1.0 / (cap + 1)] * (cap + 1)
+    for key in sorted(by_key, key=lambda k: k.count(":")):  # broader shapes first
+        broader = key.rsplit(":", 2)[0] if key.count(":") == 3 else key.split(":", 1)[0]
+        towards = distributions.get(broader, uniform) if key.count(":") else uniform
+        distributions[key] = _smoothed(_binned(by_key[key], cap), towards, pseudo if key.count(":") else 1.0)
+    ratios = {}
+    for key, values in by_key.items():
+        if ":" not in key:
+            excess = [v - cap for v in values if v >= cap]
+            mean = sum(excess) / len(excess) if excess else 1.0
+            ratios[key] = mean / (1 + mean)
+    return AnswerPrior(distributions, ratios, dict(weight or {}), cap)
+
+
+def answer_shares(answers: Iterable[int], cap: int = CAP) -> dict[str, float]:
+    """Shares of the answers 0 ... cap-1 and ``cap+`` (for reports)."""
+    counts = Counter(min(a, cap) for a in answers)
+    total = sum(counts.values()) or 1
+    return {(f"{n}+" if n == cap else str(n)): counts[n] / total for n in range(cap + 1)}
