@@ -71,22 +71,42 @@ class FoundIncident:
     confidence: float
     doc_ids: list[str] = field(default_factory=list)
     roles: set[str] = field(default_factory=set)
-    named: dict[str, str] = field(default_factory=dict)  # status of each person who carries an asked name
+    named: dict[str, dict[str, float]] = field(
+        default_factory=dict
+    )  # who carries an asked name: P(took part), P(status)
     rows: int = 0  # documents times the people who carry an asked name
     city: str | None = None
     state: str | None = None
     relax: int = 0  # the relaxation of the question's query that found it (query_plan)
 
+    def named_people_counted(self, question: Question) -> bool:
+        """Whether the question counts the people who carry its name ("how many people named X were
+        killed": an S3 participant question), not everyone of the incident."""
+        return question.subtask == 3 and question.participant is not None
+
     def people(self, question: Question) -> int:
-        """How many people of the status the question's event type counts (0 for fires): for an S3 question
-        that names someone, the people who carry the name with that status ("how many people named X were
-        killed"), else the incident's count."""
+        """How many people of the status the question's event type counts (0 for fires): the incident's
+        count, or for a question that counts the named people (``named_people_counted``) the expected
+        number of them with that status, rounded."""
         status = COUNT_OF_TYPE[question.event_type]
         if not status:
             return 0
-        if question.subtask == 3 and question.participant is not None:
-            return sum(1 for carried in self.named.values() if carried == status)
+        if self.named_people_counted(question):
+            return round(sum(p.get(status, 0.0) for p in self.named.values()))
         return getattr(self, status)
+
+    def count_units(self, question: Question, probability: float) -> list[tuple[float, int]]:
+        """What the incident adds to an S2 or S3 count, as (probability, size) pairs, given ``probability``
+        that it answers the question: itself with its size (1 for S2, its people for S3), or for a question
+        that counts the named people each of them, with the probability that they have the asked status if they
+        took part (the question asks about someone who took part; whether this incident is theirs is in
+        ``probability``)."""
+        if question.subtask == 2:
+            return [(probability, 1)]
+        status = COUNT_OF_TYPE[question.event_type]
+        if status and self.named_people_counted(question):
+            return [(probability * p.get(status, 0.0), 1) for p in self.named.values()]
+        return [(probability, self.people(question))]
 
 
 def question_query(fragments: tuple[str, ...], bindings: dict) -> str:
@@ -200,7 +220,11 @@ def incidents_of_plan(store: GraphStore, plan: tuple[tuple[str, ...], dict] | No
             incident.doc_ids.append(doc_id)
         if row.role is not None:
             incident.roles.add(str(row.role).rsplit("#", 1)[-1])
-            incident.named[str(row.person)] = str(row.status).rsplit("#", 1)[-1]
+            incident.named[str(row.person)] = {
+                "participant": float(row.participantP),
+                "killed": float(row.killedP),
+                "injured": float(row.injuredP),
+            }
     return list(found.values())
 
 
@@ -215,10 +239,21 @@ def candidate_match_features(question: Question, incidents: list[FoundIncident])
             incident.killed,
             incident.injured,
             incident.roles,
+            max((p["participant"] for p in incident.named.values()), default=None),
         )
         + context
         for incident, context in zip(incidents, context_features(incidents))
     ]
+
+
+def count_evidence(
+    question: Question, incidents: list[FoundIncident], probabilities: list[float], missed_rate: float
+) -> list[float]:
+    """The distribution of an S2 or S3 question's count: what each incident adds (``FoundIncident.count_units``)
+    and a Poisson of ``missed_rate`` times the incidents (S2) or people (S3) found."""
+    units = [unit for incident, p in zip(incidents, probabilities) for unit in incident.count_units(question, p)]
+    found = len(incidents) if question.subtask == 2 else sum(incident.people(question) for incident in incidents)
+    return count_distribution([p for p, _ in units], [size for _, size in units], missed_rate * found)
 
 
 def answer_from_candidates(
@@ -233,9 +268,7 @@ def answer_from_candidates(
     model's prior over answers make likeliest (``answer_prior`` False: the evidence alone)."""
     chosen = [i for i, p in zip(incidents, probabilities) if p >= model.threshold]
     documents = sorted({doc for incident in chosen for doc in incident.doc_ids})
-    sizes = None if question.subtask == 2 else [incident.people(question) for incident in incidents]
-    missed = model.missed(question.subtask, len(incidents) if sizes is None else sum(sizes))
-    evidence = count_distribution(probabilities, sizes, missed)
+    evidence = count_evidence(question, incidents, probabilities, model.missed_rate.get(str(question.subtask), 0.0))
     count = model.answer_prior.decide(question, evidence) if answer_prior else most_probable(evidence)
     return SystemAnswer(count, documents)
 

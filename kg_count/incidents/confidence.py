@@ -100,10 +100,6 @@ class IncidentModel(LinearModel):
     missed_rate: dict[str, float] = field(default_factory=dict)
     answer_prior: AnswerPrior = field(default_factory=AnswerPrior)
 
-    def missed(self, subtask: int, found: int) -> float:
-        """The expected number of incidents or people not found, when ``found`` were (incidents or people)."""
-        return self.missed_rate.get(str(subtask), 0.0) * found
-
     retrain = "scripts/train_incident_model.py"
 
     def to_json(self) -> dict:
@@ -181,12 +177,20 @@ def incident_features(incident, reports: Sequence) -> list[str]:
 
 
 def match_features(
-    question, date: dt.date, granularity: str, certainty: str, killed: int, injured: int, roles: Iterable[str] = ()
+    question,
+    date: dt.date,
+    granularity: str,
+    certainty: str,
+    killed: int,
+    injured: int,
+    roles: Iterable[str] = (),
+    took_part: float | None = None,
 ) -> list[str]:
     """Features of how a candidate incident fits a question (``io.questions.Question``).
 
     ``date``, ``granularity`` and ``certainty`` are the incident's time estimate, ``killed`` and
-    ``injured`` its counts, ``roles`` the roles of its people who carry the asked name.
+    ``injured`` its counts, ``roles`` the roles of its people who carry the asked name and ``took_part``
+    the largest probability that one of them took part (the person-status model).
     """
     features = [f"q:{question.event_type}", f"q:s{question.subtask}", f"q:{question.property_pair}"]
     if question.time is not None:
@@ -210,6 +214,8 @@ def match_features(
         features.extend(f"name_role:{role}" for role in sorted(kinds))
         if kinds == {"other"}:
             features.append("name_role:only_other")
+        if took_part is not None:
+            features.append(f"name_took_part:{bucket(took_part, (0.2, 0.4, 0.6, 0.8))}")
     if question.event_type == "killing":
         features.append(f"fit:killed:{bucket(killed, (1, 2, 4))}")
     elif question.event_type == "injuring":

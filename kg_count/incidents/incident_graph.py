@@ -80,6 +80,9 @@ def add_incident(graph: Graph, incident: Incident) -> URIRef:
             graph.add((actor, KGC.age, Literal(person.age, datatype=XSD.nonNegativeInteger)))
         graph.add((actor, KGC.role, KGC[person.role]))
         graph.add((actor, KGC.status, KGC[person.status]))
+        if n < len(incident.status_probabilities):
+            for status, probability in sorted(incident.status_probabilities[n].items()):
+                graph.add((actor, KGC[f"{status}Probability"], Literal(f"{probability:.4f}", datatype=XSD.decimal)))
     for doc_id in incident.doc_ids:
         graph.add((node, PROV.wasDerivedFrom, document_iri(doc_id)))
     for merge in incident.merges:

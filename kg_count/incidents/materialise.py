@@ -23,6 +23,7 @@ from kg_count.incidents import (
     coreference_model,
     evidence,
     pair_features,
+    person_status,
     reconcile as reconcile_module,
     reports,
     title_vectors,
@@ -30,6 +31,7 @@ from kg_count.incidents import (
 from kg_count.incidents.cluster import cluster_reports
 from kg_count.incidents.confidence import MODEL_PATH, incident_features, shipped_model, twin_features
 from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, CoreferenceModel, shipped_coreference_model
+from kg_count.incidents.person_status import PERSON_STATUS_PATH, shipped_person_status_model
 from kg_count.incidents.reconcile import Incident, reconcile
 from kg_count.incidents.reports import reports_from_store
 from kg_count.progress import status
@@ -48,6 +50,7 @@ CLUSTERING_MODULES = (
     reconcile_module,
     incident_graph_module,
     confidence,
+    person_status,
     geography,
 )
 
@@ -61,29 +64,38 @@ def settings_fingerprint(modules=CLUSTERING_MODULES) -> str:
 def fingerprint(store: GraphStore, coreference_path: Path | None = None) -> str:
     """A hash of the store's complete documents with their content hashes, of the clustering settings,
     of the coreference model (the shipped one unless ``coreference_path`` names another) and of the
-    incident-match model."""
+    incident-match and person-status models."""
     documents = sorted(f"{doc_id} {content}" for doc_id, content in store.document_versions().items())
     models = [
         hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else "none"
-        for path in (Path(coreference_path or COREFERENCE_MODEL_PATH), MODEL_PATH)
+        for path in (Path(coreference_path or COREFERENCE_MODEL_PATH), MODEL_PATH, PERSON_STATUS_PATH)
     ]
     return hashlib.sha256("\n".join([settings_fingerprint(), *models, *documents]).encode()).hexdigest()
 
 
-def incidents_of(reports, model=None, coreference: CoreferenceModel | None = None) -> list[Incident]:
-    """Cluster reports and reconcile each cluster; incident ids are the smallest document id of each.
+def reconciled_incidents(reports, coreference: CoreferenceModel | None = None) -> tuple[list[Incident], list]:
+    """Cluster reports (with ``coreference``, default the shipped coreference model) and reconcile each cluster;
+    incident ids are the smallest document id of each. Returns the incidents and their clusters."""
+    clusters = cluster_reports(reports, coreference)
+    return [reconcile(group, min(r.doc_id for r in group.reports)) for group in clusters], clusters
 
-    Reports are grouped by ``coreference`` (default: the shipped coreference model). Each incident carries
-    its evidence features and, scored by ``model`` (default: the shipped incident-match model), its
-    confidence of being a distinct real incident.
+
+def incidents_of(reports, model=None, coreference: CoreferenceModel | None = None) -> list[Incident]:
+    """The reconciled incidents of ``reports`` (``reconciled_incidents``), each with its evidence features and,
+    scored by ``model`` (default: the shipped incident-match model), its confidence of being a distinct real
+    incident; each person it names, the probability of each status (the shipped person-status model).
     """
     model = model or shipped_model()
-    clusters = cluster_reports(reports, coreference)
-    incidents = [reconcile(group, min(r.doc_id for r in group.reports)) for group in clusters]
+    statuses = shipped_person_status_model()
+    incidents, clusters = reconciled_incidents(reports, coreference)
     twins = twin_features(incidents, [group.reports[0].family for group in clusters])
     for incident, group, twin in zip(incidents, clusters, twins):
         incident.evidence = incident_features(incident, group.reports) + twin
         incident.confidence = model.probability(incident.evidence)
+        incident.status_probabilities = [
+            statuses.probabilities(person, incident.people, incident.killed, incident.injured)
+            for person in incident.people
+        ]
     return incidents
 
 

@@ -45,6 +45,7 @@ class Incident:
     merges: list[Merge] = field(default_factory=list)
     evidence: list[str] = field(default_factory=list)
     confidence: float = 1.0
+    status_probabilities: list[dict[str, float]] = field(default_factory=list)  # per person, by status
 
 
 def _date(reports: list[Report]) -> tuple[dt.date, str, str]:

@@ -199,14 +199,12 @@ def missed_rates(
 
 
 def _evidence(
-    candidates: Sequence[Candidate], subtask: int, probabilities: Mapping[int, float], rate: float
+    candidates: Sequence[Candidate], question: Question, probabilities: Mapping[int, float], rate: float
 ) -> list[float]:
     """The distribution of one S2 or S3 question's count from its candidates' probabilities and the missed rate."""
-    from kg_count.incidents.confidence import count_distribution
+    from kg_count.answer.graph_answer import count_evidence
 
-    sizes = None if subtask == 2 else [c.people for c in candidates]
-    found = len(candidates) if sizes is None else sum(sizes)
-    return count_distribution([probabilities[id(c)] for c in candidates], sizes, rate * found)
+    return count_evidence(question, [c.found for c in candidates], [probabilities[id(c)] for c in candidates], rate)
 
 
 def _squared_error(
@@ -221,7 +219,7 @@ def _squared_error(
     from kg_count.incidents.confidence import most_probable
 
     errors = [
-        (most_probable(_evidence(cands, subtask, probabilities, rate)) - golds[q].numerical_answer) ** 2
+        (most_probable(_evidence(cands, questions[q], probabilities, rate)) - golds[q].numerical_answer) ** 2
         for q, cands in candidates.items()
         if questions[q].subtask == subtask
     ]
@@ -251,7 +249,7 @@ def prior_weights(
         prior = fit_prior((questions[q], golds[q].numerical_answer) for q in counted if folds[q] != fold)
         for q in (q for q in counted if folds[q] == fold):
             subtask = questions[q].subtask
-            evidence = _evidence(candidates[q], subtask, probabilities, rates[str(subtask)])
+            evidence = _evidence(candidates[q], questions[q], probabilities, rates[str(subtask)])
             for weight in PRIOR_WEIGHTS:
                 error = prior.decide(questions[q], evidence, weight) - golds[q].numerical_answer
                 outcomes[str(subtask)].setdefault(weight, []).append((error == 0, error * error))
