@@ -197,6 +197,7 @@ def main() -> None:
     print("\n".join(report))
     args.out.mkdir(parents=True, exist_ok=True)
     write_system_answers(args.out / "held_out_answers.json", answers["with the answer prior"])
+    write_system_answers(args.out / "held_out_answers_evidence_only.json", answers["evidence only"])
     (args.out / "report.md").write_text("\n".join(report) + "\n", encoding="utf-8")
     scores = json.dumps({str(k): v for k, v in results.items()}, indent=1)
     (args.out / "scores.json").write_text(scores, encoding="utf-8")

@@ -4,7 +4,8 @@ The evidence (the candidates' probabilities, ``confidence.count_distribution``) 
 count is given what the graph found; it does not know which answers questions of a kind have. In the
 task, a question with exactly one incident was made an S1 question, so S2 answers of 1 are rare, and
 broad questions (a state and a year) have large answers. The prior is a distribution over answers
-0 ... ``cap``-1 and a geometric tail from ``cap`` on, for each question shape (subtask, asked
+0 ... ``cap``-1 and a tail from ``cap`` on (geometric, or a power law for answers that spread over a wide
+range, such as a state's injured in a year: ``TAILS``), for each question shape (subtask, asked
 properties and their granularities, event type), smoothed towards the shape's subtask-and-properties
 distribution, and that towards the subtask's. It is fitted on the gold answers of the training
 questions only, for any answer distribution; nothing in it names a value.
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 CAP = 10
+TAILS = ("geometric", "power")
 SMOOTHING = 10.0  # pseudo-questions drawn from the broader distribution a shape is smoothed towards
 
 
@@ -38,12 +40,15 @@ def shape_keys(question) -> list[str]:
 @dataclass
 class AnswerPrior:
     """Smoothed answer distributions by shape (probabilities of 0 ... cap-1, then the tail's mass), the
-    tail's geometric ratio by subtask, and how much the decision weighs the prior, by subtask."""
+    tail's form (``TAILS``) with its geometric ratio and power-law exponent by subtask, and how much the
+    decision weighs the prior, by subtask."""
 
     distributions: dict[str, list[float]] = field(default_factory=dict)
     tail_ratio: dict[str, float] = field(default_factory=dict)
+    tail_exponent: dict[str, float] = field(default_factory=dict)
     weight: dict[str, float] = field(default_factory=dict)
     cap: int = CAP
+    tail: str = "geometric"
 
     def distribution_for(self, question) -> list[float] | None:
         """The narrowest learned distribution of the question's shapes; None when none was learned."""
@@ -57,14 +62,17 @@ class AnswerPrior:
         known = self.distribution_for(question)
         if known is None:
             return [0.0] * answers
-        ratio = self.tail_ratio.get(f"s{question.subtask}", 0.5)
-        logs = []
-        for n in range(answers):
-            if n < self.cap:
-                logs.append(math.log(known[n]))
-            else:
-                logs.append(math.log(known[self.cap]) + math.log(1 - ratio) + (n - self.cap) * math.log(ratio))
-        return logs
+        logs = [math.log(known[n]) for n in range(min(answers, self.cap))]
+        return logs + [math.log(known[self.cap]) + self._log_tail_share(question, n) for n in range(self.cap, answers)]
+
+    def _log_tail_share(self, question, n: int) -> float:
+        """log of the share of the tail's mass that falls on ``n`` (``n`` >= cap)."""
+        subtask = f"s{question.subtask}"
+        if self.tail == "power":  # a Pareto density from cap - 0.5, integrated over [n - 0.5, n + 0.5]
+            exponent, start = self.tail_exponent.get(subtask, 2.0), self.cap - 0.5
+            return math.log((start / (n - 0.5)) ** (exponent - 1) - (start / (n + 0.5)) ** (exponent - 1))
+        ratio = self.tail_ratio.get(subtask, 0.5)
+        return math.log(1 - ratio) + (n - self.cap) * math.log(ratio)
 
     def decide(self, question, evidence: Sequence[float], weight: float | None = None) -> int:
         """The answer with the largest log evidence plus the weighted log prior (the smaller on ties).
@@ -79,8 +87,10 @@ class AnswerPrior:
     def to_json(self) -> dict:
         return {
             "cap": self.cap,
-            "weight": dict(sorted(self.weight.items())),
+            "tail": self.tail,
             "tail_ratio": {k: round(v, 4) for k, v in sorted(self.tail_ratio.items())},
+            "weight": dict(sorted(self.weight.items())),
+            "tail_exponent": {k: round(v, 4) for k, v in sorted(self.tail_exponent.items())},
             "distributions": {k: [round(p, 5) for p in v] for k, v in sorted(self.distributions.items())},
         }
 
@@ -89,8 +99,10 @@ class AnswerPrior:
         return cls(
             {k: [float(p) for p in v] for k, v in data.get("distributions", {}).items()},
             {k: float(v) for k, v in data.get("tail_ratio", {}).items()},
+            {k: float(v) for k, v in data.get("tail_exponent", {}).items()},
             {k: float(v) for k, v in data.get("weight", {}).items()},
             int(data.get("cap", CAP)),
+            str(data.get("tail", "geometric")),
         )
 
 
@@ -111,12 +123,15 @@ def fit_prior(
     weight: Mapping[str, float] | None = None,
     cap: int = CAP,
     pseudo: float = SMOOTHING,
+    tail: str = "geometric",
 ) -> AnswerPrior:
     """Fit the distributions on (question, gold answer) pairs of S2 and S3 questions.
 
     A subtask's distribution is its answers' shares with one pseudo-question spread evenly; every
-    narrower shape is smoothed towards the next broader one with ``pseudo`` pseudo-questions. The tail
-    ratio of a subtask is ``m / (1 + m)`` for the mean ``m`` of its answers' excess over ``cap``."""
+    narrower shape is smoothed towards the next broader one with ``pseudo`` pseudo-questions. Over a
+    subtask's answers of ``cap`` or more, the geometric tail's ratio is ``m / (1 + m)`` for their mean excess
+    ``m`` over ``cap``, the power-law tail's exponent the maximum-likelihood one of a Pareto from ``cap`` - 0.5.
+    ``tail`` names the form the prior uses."""
     by_key: dict[str, list[int]] = {}
     for question, answer in answers:
         for key in shape_keys(question):
@@ -127,13 +142,15 @@ def fit_prior(
         broader = key.rsplit(":", 2)[0] if key.count(":") == 3 else key.split(":", 1)[0]
         towards = distributions.get(broader, uniform) if key.count(":") else uniform
         distributions[key] = _smoothed(_binned(by_key[key], cap), towards, pseudo if key.count(":") else 1.0)
-    ratios = {}
+    ratios, exponents = {}, {}
     for key, values in by_key.items():
         if ":" not in key:
-            excess = [v - cap for v in values if v >= cap]
-            mean = sum(excess) / len(excess) if excess else 1.0
+            large = [v for v in values if v >= cap]
+            mean = sum(v - cap for v in large) / len(large) if large else 1.0
             ratios[key] = mean / (1 + mean)
-    return AnswerPrior(distributions, ratios, dict(weight or {}), cap)
+            logs = [math.log((v + 0.5) / (cap - 0.5)) for v in large]
+            exponents[key] = 1 + len(logs) / sum(logs) if logs else 2.0
+    return AnswerPrior(distributions, ratios, exponents, dict(weight or {}), cap, tail)
 
 
 def answer_shares(answers: Iterable[int], cap: int = CAP) -> dict[str, float]:

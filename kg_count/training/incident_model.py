@@ -227,6 +227,18 @@ def _squared_error(
 
 
 PRIOR_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5)
+PRIOR_SMOOTHING = (3.0, 10.0, 30.0)
+
+
+@dataclass
+class PriorChoice:
+    """The answer prior's smoothing, tail and per-subtask weights chosen out of fold, with the accuracy of each
+    weight tried with that smoothing and tail."""
+
+    smoothing: float
+    tail: str
+    weights: dict[str, float]
+    accuracy: dict[str, dict[str, float]]
 
 
 def prior_weights(
@@ -236,33 +248,44 @@ def prior_weights(
     folds: Mapping[str, int],
     probabilities: Mapping[int, float],
     rates: Mapping[str, float],
-) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
-    """For S2 and S3, the weight of the answer prior (``PRIOR_WEIGHTS``) whose decisions are right most often
-    out of fold: each fold's questions decided with a prior fitted on the other folds' gold answers, from
-    out-of-fold probabilities. Ties go to the lower squared error, then the smaller weight. Returns the
-    weights by subtask and the accuracy of every weight tried."""
-    from kg_count.incidents.answer_prior import fit_prior
+) -> PriorChoice:
+    """The answer prior's smoothing (``PRIOR_SMOOTHING``), tail (``answer_prior.TAILS``) and, for S2 and S3,
+    its weight (``PRIOR_WEIGHTS``) whose decisions are right most often out of fold: each fold's questions
+    decided with a prior fitted on the other folds' gold answers, from out-of-fold probabilities. Weight ties
+    go to the lower squared error, then the smaller weight; other ties to the first smoothing and tail."""
+    from kg_count.incidents.answer_prior import TAILS, fit_prior
 
     counted = [q for q in candidates if questions[q].subtask in (2, 3)]
-    outcomes: dict[str, dict[float, list[tuple[int, int]]]] = {"2": {}, "3": {}}
-    for fold in sorted({folds[q] for q in counted}):
-        prior = fit_prior((questions[q], golds[q].numerical_answer) for q in counted if folds[q] != fold)
-        for q in (q for q in counted if folds[q] == fold):
-            subtask = questions[q].subtask
-            evidence = _evidence(candidates[q], questions[q], probabilities, rates[str(subtask)])
-            for weight in PRIOR_WEIGHTS:
-                error = prior.decide(questions[q], evidence, weight) - golds[q].numerical_answer
-                outcomes[str(subtask)].setdefault(weight, []).append((error == 0, error * error))
-    chosen, accuracy = {}, {}
-    for subtask, by_weight in outcomes.items():
-        if not by_weight:
-            chosen[subtask] = 0.0
-            continue
-        accuracy[subtask] = {str(w): round(100 * sum(r for r, _ in o) / len(o), 2) for w, o in by_weight.items()}
-        chosen[subtask] = max(
-            PRIOR_WEIGHTS, key=lambda w: (sum(r for r, _ in by_weight[w]), -sum(e for _, e in by_weight[w]), -w)
-        )
-    return chosen, accuracy
+    evidence = {
+        q: _evidence(candidates[q], questions[q], probabilities, rates[str(questions[q].subtask)]) for q in counted
+    }
+    best: PriorChoice | None = None
+    best_right = -1
+    for smoothing, tail in ((s, t) for s in PRIOR_SMOOTHING for t in TAILS):
+        outcomes: dict[str, dict[float, list[tuple[int, int]]]] = {"2": {}, "3": {}}
+        for fold in sorted({folds[q] for q in counted}):
+            training = ((questions[q], golds[q].numerical_answer) for q in counted if folds[q] != fold)
+            prior = fit_prior(training, pseudo=smoothing, tail=tail)
+            for q in (q for q in counted if folds[q] == fold):
+                for weight in PRIOR_WEIGHTS:
+                    error = prior.decide(questions[q], evidence[q], weight) - golds[q].numerical_answer
+                    outcomes[str(questions[q].subtask)].setdefault(weight, []).append((error == 0, error * error))
+        choice, right = PriorChoice(smoothing, tail, {}, {}), 0
+        for subtask, by_weight in outcomes.items():
+            if not by_weight:
+                choice.weights[subtask] = 0.0
+                continue
+            choice.accuracy[subtask] = {
+                str(w): round(100 * sum(r for r, _ in o) / len(o), 2) for w, o in by_weight.items()
+            }
+            weight = max(
+                PRIOR_WEIGHTS, key=lambda w: (sum(r for r, _ in by_weight[w]), -sum(e for _, e in by_weight[w]), -w)
+            )
+            choice.weights[subtask] = weight
+            right += sum(r for r, _ in by_weight[weight])
+        if right > best_right:
+            best, best_right = choice, right
+    return best
 
 
 def fit(
@@ -302,9 +325,12 @@ def fit(
             for scale in (0.0, 1.0)
         }
         rates[subtask] = rate if errors[1.0] < errors[0.0] else 0.0
-    weights, prior_accuracy = prior_weights(candidates, golds, questions, folds, trials[l2], rates)
+    choice = prior_weights(candidates, golds, questions, folds, trials[l2], rates)
     prior = fit_prior(
-        ((questions[q], golds[q].numerical_answer) for q in candidates if questions[q].subtask in (2, 3)), weights
+        ((questions[q], golds[q].numerical_answer) for q in candidates if questions[q].subtask in (2, 3)),
+        choice.weights,
+        pseudo=choice.smoothing,
+        tail=choice.tail,
     )
     fitted = train([(c.features, c.label) for found in candidates.values() for c in found], l2=l2)
     model = IncidentModel(fitted.weights, fitted.bias, threshold, missed_rate=rates, answer_prior=prior)
@@ -312,8 +338,10 @@ def fit(
         "l2": l2,
         "doc_threshold": threshold,
         "missed_rate": model.missed_rate,
-        "prior_weight": weights,
-        "prior_accuracy": prior_accuracy,
+        "prior_weight": choice.weights,
+        "prior_smoothing": choice.smoothing,
+        "prior_tail": choice.tail,
+        "prior_accuracy": choice.accuracy,
         "log_loss": {str(k): round(v, 4) for k, v in losses.items()},
         "questions": len(candidates),
         "candidates": sum(len(f) for f in candidates.values()),
