@@ -72,6 +72,16 @@ def _add_build_options(parser) -> None:
     )
 
 
+def _add_answer_prior(parser) -> None:
+    parser.add_argument(
+        "--answer-prior",
+        choices=("learned", "none"),
+        default="learned",
+        help="S2 and S3 counts weigh the learned prior over the answers of each question shape (learned, the "
+        "default), or follow the evidence alone (none)",
+    )
+
+
 def _add_answer(subparsers) -> None:
     parser = subparsers.add_parser(
         "answer",
@@ -93,6 +103,7 @@ def _add_answer(subparsers) -> None:
         help=f"{STORE_HELP}; what it lacks is built first (default: a folder for DOCS under the kg_count cache)",
     )
     parser.add_argument("--conll-out", type=Path, help="also write DOCS with event coreference chains (graph system)")
+    _add_answer_prior(parser)
     _add_build_options(parser)
     parser.set_defaults(handler=run_answer)
 
@@ -144,6 +155,7 @@ def _add_run_sample(subparsers) -> None:
     parser.add_argument("--sample", type=Path, default=Path("data/sample"), help="sample folder (default: data/sample)")
     parser.add_argument("--out", type=Path, default=Path("out/sample"), help="output folder (default: out/sample)")
     parser.add_argument("--system", choices=SYSTEMS, default="graph", help="which system answers (default: graph)")
+    _add_answer_prior(parser)
     parser.set_defaults(handler=run_sample)
 
 
@@ -327,7 +339,14 @@ def run_answer(args: argparse.Namespace) -> int:
     from kg_count.answer.batch import answer_file
 
     answers = answer_file(
-        args.system, args.docs, args.questions, args.out, args.store, args.conll_out, build_options(args)
+        args.system,
+        args.docs,
+        args.questions,
+        args.out,
+        args.store,
+        args.conll_out,
+        build_options(args),
+        answer_prior=args.answer_prior == "learned",
     )
     print(f"answered {len(answers)} questions -> {args.out}")
     if args.conll_out is not None:
@@ -395,7 +414,14 @@ def run_sample(args: argparse.Namespace) -> int:
     print(f"kg-count {__version__}: system '{args.system}' on {docs}")
     for folder in subtasks:
         out = args.out / folder.name / "answers.json"
-        answers = answer_file(args.system, docs, folder / "questions.json", out, args.out / "store")
+        answers = answer_file(
+            args.system,
+            docs,
+            folder / "questions.json",
+            out,
+            args.out / "store",
+            answer_prior=args.answer_prior == "learned",
+        )
         print(f"\n{folder.name}: answered {len(answers)} questions -> {out}")
         if (folder / "answers.json").is_file():
             scores = score_answer_files(folder / "answers.json", out, folder / "questions.json")

@@ -30,7 +30,7 @@ def store(tmp_path_factory):
 
 def ask(store, subtask, event_type, **properties):
     question = parse_question("q", {"subtask": subtask, "event_type": event_type, **properties})
-    answer = answer_task_question(store, question)
+    answer = answer_task_question(store, question, answer_prior=False)  # the query shapes, not the prior
     return answer.numerical_answer, sorted(answer.documents)
 
 

@@ -127,12 +127,24 @@ def test_two_incidents_same_city_same_week_stay_apart():
 def test_reconcile_takes_the_count_most_reports_give_not_a_sum():
     first = report("a", killed=1, injured=2, dct="2016-03-14")
     second = report("b", killed=1, injured=3, dct="2016-03-15")
-    latest = report("c", killed=2, injured=0, dct="2016-03-16")
+    latest = report("c", killed=1, injured=0, dct="2016-03-16")
     [cluster] = cluster_reports([first, second, latest])
     incident = reconcile(cluster, "a")
     assert (incident.killed, incident.injured) == (1, 3)  # injured: one report each, the largest
     assert incident.types == ["killing", "injuring"]
     assert incident.doc_ids == ["a", "b", "c"] and incident.merges
+
+
+def test_a_later_report_of_a_death_wins_over_earlier_injury_reports():
+    # two stories of a man in critical condition, then one of his death: one killed, nobody injured
+    critical = [report(d, killed=0, injured=1, types=("injuring",), dct=f"2016-03-1{n}") for n, d in enumerate("ab")]
+    died = report("c", killed=1, injured=0, dct="2016-03-16")
+    incident = reconcile(cluster_reports([*critical, died])[0], "a")
+    assert (incident.killed, incident.injured, incident.types) == (1, 0, ["killing"])
+    # a later report of more dead than the wounded can hold is not taken over the others
+    wounded_none = [report(d, killed=1, injured=0, dct=f"2016-03-1{n}") for n, d in enumerate("de")]
+    incident = reconcile(cluster_reports([*wounded_none, report("f", killed=3, dct="2016-03-16")])[0], "d")
+    assert (incident.killed, incident.injured) == (1, 0)
 
 
 @pytest.mark.parametrize(

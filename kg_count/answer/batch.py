@@ -27,11 +27,13 @@ def answer_with_graph(
     store_path=None,
     conll_out: Path | None = None,
     build: dict | None = None,
+    answer_prior: bool = True,
 ) -> dict[str, SystemAnswer]:
     """Answer ``questions`` over the documents ``docs``; optionally write their coreference chains.
 
     Reads documents (CoNLL or JSON lines) into the store (a folder or an endpoint URL; ``build``
-    holds the options of ``build_store``) and returns the answers by question id.
+    holds the options of ``build_store``) and returns the answers by question id; ``answer_prior`` False
+    counts from the evidence alone.
     """
     from kg_count.answer.graph_answer import answer_from_store
     from kg_count.graph.loader import build_store
@@ -52,7 +54,7 @@ def answer_with_graph(
             )
         count, rebuilt = ensure_incidents(store)
         logger.info("incidents: %d (%s)", count, "rebuilt" if rebuilt else "up to date")
-        answers = answer_from_store(store, questions)
+        answers = answer_from_store(store, questions, answer_prior)
         if conll_out is not None:
             from kg_count.answer.chains import write_chains
             from kg_count.io.articles import iter_any
@@ -69,12 +71,14 @@ def answer_file(
     store_path=None,
     conll_out: Path | None = None,
     build: dict | None = None,
+    answer_prior: bool = True,
 ) -> dict:
     """Answer the questions file ``questions`` over the documents ``docs`` with ``system``; write ``out``.
 
     Questions are validated before the documents are read. The graph system first builds what
     the store lacks (``build``: the options of ``build_store``) and the incidents over the whole
-    store. Returns the answers by question id.
+    store, and weighs the learned answer prior unless ``answer_prior`` is False. Returns the answers by
+    question id.
     """
     from kg_count.io.answers import write_system_answers
     from kg_count.io.questions import read_questions
@@ -88,6 +92,6 @@ def answer_file(
             raise UsageError("--conll-out needs the graph system")
         answers = answer_baseline(parsed, read_documents(docs))
     else:
-        answers = answer_with_graph(parsed, docs, store_path, conll_out, build)
+        answers = answer_with_graph(parsed, docs, store_path, conll_out, build, answer_prior)
     write_system_answers(out, answers)
     return answers

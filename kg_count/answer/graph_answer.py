@@ -332,8 +332,9 @@ def candidate_incidents(store: GraphStore, question: Question) -> list[FoundInci
     return incidents
 
 
-def answer_task_question(store: GraphStore, question: Question) -> SystemAnswer:
-    """Answer one question from the store's incidents and the shipped incident-match model."""
+def answer_task_question(store: GraphStore, question: Question, answer_prior: bool = True) -> SystemAnswer:
+    """Answer one question from the store's incidents and the shipped incident-match model (with its answer
+    prior unless ``answer_prior`` is False)."""
     model = shipped_model()
     incidents = candidate_incidents(store, question)
     probabilities = [
@@ -342,12 +343,15 @@ def answer_task_question(store: GraphStore, question: Question) -> SystemAnswer:
     ]
     if question.subtask == 1:
         return SystemAnswer(None, sorted(best_incident(question, incidents).doc_ids) if incidents else [])
-    return answer_from_candidates(question, incidents, probabilities, model)
+    return answer_from_candidates(question, incidents, probabilities, model, answer_prior)
 
 
-def answer_from_store(store: GraphStore, questions: Mapping[str, Question]) -> dict[str, SystemAnswer]:
-    """Answer every question; return the answers by question id."""
+def answer_from_store(
+    store: GraphStore, questions: Mapping[str, Question], answer_prior: bool = True
+) -> dict[str, SystemAnswer]:
+    """Answer every question (with the learned answer prior unless ``answer_prior`` is False); return the
+    answers by question id."""
     return {
-        qid: answer_task_question(store, question)
+        qid: answer_task_question(store, question, answer_prior)
         for qid, question in progress(questions.items(), "answering", total=len(questions), unit="q")
     }
