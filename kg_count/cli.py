@@ -389,8 +389,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 def write_html_report(args: argparse.Namespace, scores: dict, inputs: tuple[dict, dict, dict | None]) -> Path:
     """Write the HTML report of ``kg-count evaluate --report`` from the ``scores`` of the read
-    ``inputs`` (gold, system, questions); return the page's path."""
+    ``inputs`` (gold, system, questions), with the shipped answer prior; return the page's path."""
     from kg_count.evaluate.html_report import write_report
+    from kg_count.incidents.confidence import shipped_model
 
     doc_incidents = {}
     if args.store is not None:
@@ -399,7 +400,7 @@ def write_html_report(args: argparse.Namespace, scores: dict, inputs: tuple[dict
 
         with GraphStore(args.store, create=False) as store:
             doc_incidents = document_incidents(store)
-    return write_report(args.report, scores, *inputs, doc_incidents)
+    return write_report(args.report, scores, *inputs, doc_incidents, shipped_model().answer_prior)
 
 
 def run_sample(args: argparse.Namespace) -> int:

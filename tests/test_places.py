@@ -94,3 +94,21 @@ def test_a_populated_place_lies_at_its_own_point():
 
     # one of Pontiac's post-office records lies thousands of kilometres away
     assert geodesic(gazetteer().coordinates[("pontiac", "MI")], (42.64, -83.29)).km < 10
+
+
+def test_a_compass_named_district_is_in_its_city():
+    # "Southwest" is also a town in Pennsylvania; the story is about a district of Baltimore
+    doc = annotated(
+        "A four - year - old boy fatally shot himself at a Southwest Baltimore home Saturday , police said .",
+        title="Boy fatally shot in Southwest Baltimore",
+    )
+    place = find_place(doc.doc, body_start=6)
+    assert place is not None and (place.city, place.state) == ("Baltimore", "MD")
+
+
+def test_a_word_after_saint_is_no_place_alone():
+    # "Paul" before "Shooting" is a town in Idaho; "St. Paul" is the city in Minnesota
+    doc = annotated("One of the victims was taken to Regions Hospital .", title="Teen Killed in St. Paul Shooting")
+    place = find_place(doc.doc, body_start=6)
+    assert (place.city, place.state) == ("Saint Paul", "MN")
+    assert place.city_iri == "http://dbpedia.org/resource/Saint_Paul,_Minnesota"

@@ -5,6 +5,8 @@ import json
 from kg_count.cli import main
 from kg_count.evaluate.html_report import bar_chart
 
+DBR = "http://dbpedia.org/resource/"
+
 
 def test_bar_chart_orders_count_classes_numerically():
     svg = bar_chart("accuracy", {"10+": 5.0, "2": 50.0, "0": 100.0})
@@ -69,3 +71,19 @@ def test_the_systems_documents_are_grouped_by_incident_with_its_confidence():
     blocks = _grouped(["d1", "d2", "d3"], {"d1": ("incident-4", 0.8312), "d2": ("incident-4", 0.8312)})
     assert blocks.count('class="incident"') == 2
     assert "incident-4 (confidence 0.83)" in blocks and blocks.index("d1") < blocks.index("d2") < blocks.index("?")
+
+
+def test_the_report_shows_the_answer_prior_of_the_questions_shapes(tmp_path):
+    from kg_count.evaluate.html_report import write_report
+    from kg_count.incidents.answer_prior import fit_prior
+    from kg_count.io.answers import GoldAnswer, SystemAnswer
+    from kg_count.io.questions import parse_question
+
+    question = parse_question(
+        "2-1", {"subtask": 2, "event_type": "killing", "location": {"state": DBR + "Ohio"}, "time": {"year": "2016"}}
+    )
+    prior = fit_prior([(question, 2)] * 9 + [(question, 0)], {"2": 0.75})
+    gold = {"2-1": GoldAnswer(2, {"I1": ["a"], "I2": ["b"]})}
+    page = write_report(tmp_path, {"subtask": 2}, gold, {"2-1": SystemAnswer(2, ["a"])}, {"2-1": question}, prior=prior)
+    text = page.read_text()
+    assert "Answer prior (weight 0.75" in text and "location+time state+year killing" in text

@@ -100,6 +100,7 @@ def _subtask_section(
     system: Mapping[str, SystemAnswer],
     questions: Mapping[str, Question],
     doc_incidents: Mapping[str, tuple[str, float]],
+    prior=None,
 ) -> str:
     counts = "accuracy" in scores
     keys = (
@@ -127,6 +128,7 @@ def _subtask_section(
             )
         parts.append(bar_chart(f"document F1 by {label}", {k: v["doc_f1"] for k, v in groups.items()}))
     ids = [q for q in gold if q in questions and questions[q].subtask == int(number)] or list(gold)
+    parts.append(_prior_section(number, ids, questions, prior))
     worst = sorted(ids, key=lambda q: _badness(gold[q], system.get(q)), reverse=True)[:WORST_SHOWN]
     rows = []
     for qid in worst:
@@ -145,6 +147,32 @@ def _subtask_section(
     parts.append("<h3>Worst questions</h3>")
     parts.append(_table(rows, ["question", "text", "gold", "system", "gold incidents", "system incidents"]))
     return "\n".join(parts)
+
+
+PRIOR_COLUMNS = ("0", "1", "2", "3", "4-9", "10+")
+
+
+def _prior_section(number: str, ids: Iterable[str], questions: Mapping[str, Question], prior) -> str:
+    """The answer prior (``incidents.answer_prior.AnswerPrior``) the decisions weighed for the shapes of this
+    subtask's questions: the prior's weight and the share of each answer."""
+    if prior is None or number not in ("2", "3"):
+        return ""
+    rows, seen = [], set()
+    for qid in ids:
+        question = questions.get(qid)
+        shares = prior.distribution_for(question) if question is not None else None
+        key = (question.property_pair, question.shape, question.event_type) if question is not None else None
+        if shares is None or key in seen:
+            continue
+        seen.add(key)
+        columns = [shares[0], shares[1], shares[2], shares[3], sum(shares[4 : prior.cap]), shares[prior.cap]]
+        rows.append([html.escape(" ".join(key)), *(f"{100 * p:.1f}" for p in columns)])
+    if not rows:
+        return ""
+    weight = prior.weight.get(number, 0.0)
+    return f"<h3>Answer prior (weight {weight:g}; % of answers by question shape)</h3>" + _table(
+        sorted(rows), ["shape", *PRIOR_COLUMNS]
+    )
 
 
 def _badness(gold: GoldAnswer, answer: SystemAnswer | None) -> tuple:
@@ -182,12 +210,15 @@ def write_report(
     system: Mapping[str, SystemAnswer],
     questions: Mapping[str, Question] | None,
     doc_incidents: Mapping[str, tuple[str, float]] | None = None,
+    prior=None,
 ) -> Path:
     """Write ``folder/index.html``; return its path. ``doc_incidents`` gives each document's incident
-    (id, confidence) in the store, to show the system's documents grouped by incident."""
+    (id, confidence) in the store, to show the system's documents grouped by incident; ``prior`` (an
+    ``AnswerPrior``) the answer prior shown beside S2 and S3."""
     subtasks = scores.get("subtasks") or {str(scores.get("subtask", 2)): scores}
     sections = [
-        _subtask_section(n, s, gold, system, questions or {}, doc_incidents or {}) for n, s in sorted(subtasks.items())
+        _subtask_section(n, s, gold, system, questions or {}, doc_incidents or {}, prior)
+        for n, s in sorted(subtasks.items())
     ]
     page = (
         "<!DOCTYPE html><html><head><meta charset='utf-8'><title>kg-count evaluation</title><style>"

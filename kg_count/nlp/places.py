@@ -175,6 +175,26 @@ def state_votes(words: list[str]) -> Counter:
 
 AGENCY_WORDS = {"police", "fire", "sheriff", "county", "department", "pd", "city"}
 PLACE_PREPOSITIONS = {"in", "at", "near", "of", "outside", "from"}
+# a district of the city named after it ("Southwest Baltimore", "East Oakland"), never a town of that name
+COMPASS_WORDS = {
+    "north",
+    "south",
+    "east",
+    "west",
+    "northeast",
+    "northwest",
+    "southeast",
+    "southwest",
+    "northern",
+    "southern",
+    "eastern",
+    "western",
+    "central",
+    "downtown",
+    "uptown",
+}
+# a word that begins a place's name with the word after it ("St. Paul", "Fort Worth"): the next word alone is none
+NAME_STARTS = {"st.", "st", "saint", "ste.", "fort", "ft.", "mount", "mt.", "port", "new", "san", "santa", "los", "las"}
 INCIDENT_NOUNS = {
     "shooting",
     "shootings",
@@ -215,14 +235,26 @@ def is_common_word(word: str) -> bool:
     return bool(synsets) and all(s.lexname() != "noun.location" for s in synsets)
 
 
+def _full_saint(name: str) -> str:
+    """``St. Paul`` as the gazetteer's main name, ``Saint Paul`` (its DBpedia title; St. Louis keeps its own)."""
+    return "Saint " + name[4:] if name.lower().startswith("st. ") else name
+
+
 def place_names(doc) -> list[tuple[str, int]]:
     """Known place names and where they start: GPE/LOC/FAC entities, the place part of agency names
     ("Austin Police Department"), and capitalised names after a preposition or before an incident noun
-    (one-word ones only when WordNet does not know them as common words: "Brush fire" is no place)."""
+    (one-word ones only when WordNet does not know them as common words: "Brush fire" is no place). A
+    compass word before a capitalised name is a district of that place ("Southwest Baltimore" is in
+    Baltimore, not Southwest, Pennsylvania), and a word after "St." or "Fort" is no place alone ("St. Paul"
+    is not Paul, Idaho)."""
     found = []
     for ent in doc.ents:
-        if ent.label_ in ("GPE", "LOC", "FAC") and known_place(ent.text):
-            found.append((ent.text, ent.start))
+        text, start = ent.text, ent.start
+        first, *rest = text.split() or [""]
+        if first.lower() in COMPASS_WORDS and rest and known_place(" ".join(rest)):
+            text, start = " ".join(rest), start + 1
+        if ent.label_ in ("GPE", "LOC", "FAC") and known_place(text):
+            found.append((_full_saint(text), start))
         elif ent.label_ == "ORG":
             words = ent.text.split()
             cut = next((i for i, w in enumerate(words) if w.lower() in AGENCY_WORDS), None)
@@ -232,11 +264,16 @@ def place_names(doc) -> list[tuple[str, int]]:
     for i, token in enumerate(tokens):
         if not token.text[:1].isupper() or token.ent_type_ in ("GPE", "ORG", "PERSON"):
             continue
+        before = tokens[i - 1].lower_ if i else ""
+        following = tokens[i + 1] if i + 1 < len(tokens) else None
+        if token.lower_ in COMPASS_WORDS and following is not None and following.text[:1].isupper():
+            continue
+        if before in NAME_STARTS:
+            continue
         for length in (3, 2, 1):
             span = tokens[i : i + length]
             if len(span) < length or not all(t.text[:1].isupper() for t in span):
                 continue
-            before = tokens[i - 1].lower_ if i else ""
             after = tokens[i + length].lower_ if i + length < len(tokens) else ""
             name = " ".join(t.text for t in span)
             if (
@@ -244,7 +281,7 @@ def place_names(doc) -> list[tuple[str, int]]:
                 and known_place(name)
                 and not (length == 1 and is_common_word(name))
             ):
-                found.append((name, i))
+                found.append((_full_saint(name), i))
                 break
     return found
 
