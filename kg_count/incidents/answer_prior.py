@@ -23,6 +23,7 @@ from typing import Iterable, Mapping, Sequence
 
 CAP = 10
 TAILS = ("geometric", "power")
+LARGE_ANSWERS = ("mode", "mean")  # how a count of cap or more is answered: the most probable, or the mean
 SMOOTHING = 10.0  # pseudo-questions drawn from the broader distribution a shape is smoothed towards
 
 
@@ -40,8 +41,9 @@ def shape_keys(question) -> list[str]:
 @dataclass
 class AnswerPrior:
     """Smoothed answer distributions by shape (probabilities of 0 ... cap-1, then the tail's mass), the
-    tail's form (``TAILS``) with its geometric ratio and power-law exponent by subtask, and how much the
-    decision weighs the prior, by subtask."""
+    tail's form (``TAILS``) with its geometric ratio and power-law exponent by subtask, how much the
+    decision weighs the prior, by subtask, and how a large answer is given (``LARGE_ANSWERS``: an exact
+    count of a state's injured in a year is rarely right, so its mean may serve the squared error better)."""
 
     distributions: dict[str, list[float]] = field(default_factory=dict)
     tail_ratio: dict[str, float] = field(default_factory=dict)
@@ -49,6 +51,7 @@ class AnswerPrior:
     weight: dict[str, float] = field(default_factory=dict)
     cap: int = CAP
     tail: str = "geometric"
+    large_answer: str = "mode"
 
     def distribution_for(self, question) -> list[float] | None:
         """The narrowest learned distribution of the question's shapes; None when none was learned."""
@@ -75,19 +78,25 @@ class AnswerPrior:
         return math.log(1 - ratio) + (n - self.cap) * math.log(ratio)
 
     def decide(self, question, evidence: Sequence[float], weight: float | None = None) -> int:
-        """The answer with the largest log evidence plus the weighted log prior (the smaller on ties).
+        """The answer with the largest log evidence plus the weighted log prior (the smaller on ties); when that
+        is ``cap`` or more and ``large_answer`` is "mean", the rounded mean of the weighted distribution.
 
         ``evidence`` is the distribution over 0, 1, 2 ... from the candidates; ``weight`` overrides the
-        subtask's learned weight (0: the evidence's mode)."""
+        subtask's learned weight (0: the evidence alone)."""
         weight = self.weight.get(str(question.subtask), 0.0) if weight is None else weight
         prior = self.log_prior(question, len(evidence)) if weight else [0.0] * len(evidence)
         scores = [math.log(p) + weight * q if p > 0 else -math.inf for p, q in zip(evidence, prior)]
-        return max(range(len(scores)), key=lambda n: (scores[n], -n))
+        best = max(range(len(scores)), key=lambda n: (scores[n], -n))
+        if best < self.cap or self.large_answer != "mean":
+            return best
+        weights = [math.exp(score - scores[best]) for score in scores]
+        return round(sum(n * w for n, w in enumerate(weights)) / sum(weights))
 
     def to_json(self) -> dict:
         return {
             "cap": self.cap,
             "tail": self.tail,
+            "large_answer": self.large_answer,
             "tail_ratio": {k: round(v, 4) for k, v in sorted(self.tail_ratio.items())},
             "weight": dict(sorted(self.weight.items())),
             "tail_exponent": {k: round(v, 4) for k, v in sorted(self.tail_exponent.items())},
@@ -103,6 +112,7 @@ class AnswerPrior:
             {k: float(v) for k, v in data.get("weight", {}).items()},
             int(data.get("cap", CAP)),
             str(data.get("tail", "geometric")),
+            str(data.get("large_answer", "mode")),
         )
 
 
@@ -124,6 +134,7 @@ def fit_prior(
     cap: int = CAP,
     pseudo: float = SMOOTHING,
     tail: str = "geometric",
+    large_answer: str = "mode",
 ) -> AnswerPrior:
     """Fit the distributions on (question, gold answer) pairs of S2 and S3 questions.
 
@@ -131,7 +142,7 @@ def fit_prior(
     narrower shape is smoothed towards the next broader one with ``pseudo`` pseudo-questions. Over a
     subtask's answers of ``cap`` or more, the geometric tail's ratio is ``m / (1 + m)`` for their mean excess
     ``m`` over ``cap``, the power-law tail's exponent the maximum-likelihood one of a Pareto from ``cap`` - 0.5.
-    ``tail`` names the form the prior uses."""
+    ``tail`` names the form the prior uses, ``large_answer`` how a large answer is given."""
     by_key: dict[str, list[int]] = {}
     for question, answer in answers:
         for key in shape_keys(question):
@@ -150,7 +161,7 @@ def fit_prior(
             ratios[key] = mean / (1 + mean)
             logs = [math.log((v + 0.5) / (cap - 0.5)) for v in large]
             exponents[key] = 1 + len(logs) / sum(logs) if logs else 2.0
-    return AnswerPrior(distributions, ratios, exponents, dict(weight or {}), cap, tail)
+    return AnswerPrior(distributions, ratios, exponents, dict(weight or {}), cap, tail, large_answer)
 
 
 def answer_shares(answers: Iterable[int], cap: int = CAP) -> dict[str, float]:

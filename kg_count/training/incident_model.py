@@ -232,11 +232,12 @@ PRIOR_SMOOTHING = (3.0, 10.0, 30.0)
 
 @dataclass
 class PriorChoice:
-    """The answer prior's smoothing, tail and per-subtask weights chosen out of fold, with the accuracy of each
-    weight tried with that smoothing and tail."""
+    """The answer prior's smoothing, tail, large-answer rule and per-subtask weights chosen out of fold, with
+    the accuracy of each weight tried with them."""
 
     smoothing: float
     tail: str
+    large_answer: str
     weights: dict[str, float]
     accuracy: dict[str, dict[str, float]]
 
@@ -249,28 +250,30 @@ def prior_weights(
     probabilities: Mapping[int, float],
     rates: Mapping[str, float],
 ) -> PriorChoice:
-    """The answer prior's smoothing (``PRIOR_SMOOTHING``), tail (``answer_prior.TAILS``) and, for S2 and S3,
-    its weight (``PRIOR_WEIGHTS``) whose decisions are right most often out of fold: each fold's questions
-    decided with a prior fitted on the other folds' gold answers, from out-of-fold probabilities. Weight ties
-    go to the lower squared error, then the smaller weight; other ties to the first smoothing and tail."""
-    from kg_count.incidents.answer_prior import TAILS, fit_prior
+    """The answer prior's smoothing (``PRIOR_SMOOTHING``), tail (``answer_prior.TAILS``), large-answer rule
+    (``answer_prior.LARGE_ANSWERS``) and, for S2 and S3, its weight (``PRIOR_WEIGHTS``) whose decisions are
+    right most often out of fold: each fold's questions decided with a prior fitted on the other folds' gold
+    answers, from out-of-fold probabilities. Ties go to the lower squared error, then the smaller weight;
+    other ties to the first smoothing, tail and rule."""
+    from kg_count.incidents.answer_prior import LARGE_ANSWERS, TAILS, fit_prior
 
     counted = [q for q in candidates if questions[q].subtask in (2, 3)]
     evidence = {
         q: _evidence(candidates[q], questions[q], probabilities, rates[str(questions[q].subtask)]) for q in counted
     }
     best: PriorChoice | None = None
-    best_right = -1
-    for smoothing, tail in ((s, t) for s in PRIOR_SMOOTHING for t in TAILS):
+    best_score = (-1, 0)
+    grid = ((s, t, a) for s in PRIOR_SMOOTHING for t in TAILS for a in LARGE_ANSWERS)
+    for smoothing, tail, large_answer in grid:
         outcomes: dict[str, dict[float, list[tuple[int, int]]]] = {"2": {}, "3": {}}
         for fold in sorted({folds[q] for q in counted}):
             training = ((questions[q], golds[q].numerical_answer) for q in counted if folds[q] != fold)
-            prior = fit_prior(training, pseudo=smoothing, tail=tail)
+            prior = fit_prior(training, pseudo=smoothing, tail=tail, large_answer=large_answer)
             for q in (q for q in counted if folds[q] == fold):
                 for weight in PRIOR_WEIGHTS:
                     error = prior.decide(questions[q], evidence[q], weight) - golds[q].numerical_answer
                     outcomes[str(questions[q].subtask)].setdefault(weight, []).append((error == 0, error * error))
-        choice, right = PriorChoice(smoothing, tail, {}, {}), 0
+        choice, right, squared = PriorChoice(smoothing, tail, large_answer, {}, {}), 0, 0
         for subtask, by_weight in outcomes.items():
             if not by_weight:
                 choice.weights[subtask] = 0.0
@@ -283,8 +286,9 @@ def prior_weights(
             )
             choice.weights[subtask] = weight
             right += sum(r for r, _ in by_weight[weight])
-        if right > best_right:
-            best, best_right = choice, right
+            squared += sum(e for _, e in by_weight[weight])
+        if (right, -squared) > best_score:
+            best, best_score = choice, (right, -squared)
     return best
 
 
@@ -331,6 +335,7 @@ def fit(
         choice.weights,
         pseudo=choice.smoothing,
         tail=choice.tail,
+        large_answer=choice.large_answer,
     )
     fitted = train([(c.features, c.label) for found in candidates.values() for c in found], l2=l2)
     model = IncidentModel(fitted.weights, fitted.bias, threshold, missed_rate=rates, answer_prior=prior)
@@ -341,6 +346,7 @@ def fit(
         "prior_weight": choice.weights,
         "prior_smoothing": choice.smoothing,
         "prior_tail": choice.tail,
+        "prior_large_answer": choice.large_answer,
         "prior_accuracy": choice.accuracy,
         "log_loss": {str(k): round(v, 4) for k, v in losses.items()},
         "questions": len(candidates),
