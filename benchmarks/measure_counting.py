@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from kg_count.answer.graph_answer import answer_from_candidates, best_incident
@@ -59,10 +60,13 @@ def held_out_answers(candidates, questions, gold, folds, extra, answered=None):
             ps = [model.probability(c.features) for c in found]
             probabilities.update({id(c): p for c, p in zip(found, ps)})
             incidents = [c.found for c in found]
+            # S1's last tie-break reads each incident's confidence: the held-out probability, not the graph's
+            # (written by the shipped model, which saw every fold)
+            held_out = [replace(c.found, confidence=p) for c, p in zip(found, ps)]
             for name, use_prior in (("with the answer prior", True), ("evidence only", False)):
                 if questions[qid].subtask == 1:
                     answers[name][qid] = SystemAnswer(
-                        None, sorted(best_incident(questions[qid], incidents).doc_ids) if incidents else []
+                        None, sorted(best_incident(questions[qid], held_out).doc_ids) if held_out else []
                     )
                 else:
                     answers[name][qid] = answer_from_candidates(questions[qid], incidents, ps, model, use_prior)
