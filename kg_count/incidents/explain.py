@@ -82,10 +82,23 @@ def explain_incident(store: GraphStore, incident_id: str) -> str:
         f"  evidence: {', '.join(sorted(str(e) for e in graph.objects(node, KGC.evidence)))}",
     ]
     people = sorted(
-        (str(graph.value(p, KGC.fullName)), _local(graph.value(p, KGC.role)), _local(graph.value(p, KGC.status)))
+        (
+            str(graph.value(p, KGC.fullName)),
+            _local(graph.value(p, KGC.role)),
+            _local(graph.value(p, KGC.status)),
+            "".join(
+                f", {label} {graph.value(p, KGC[f'{status}Probability'])}"
+                for status, label in (
+                    ("participant", "took part"),
+                    ("killed", "killed if so"),
+                    ("injured", "injured if so"),
+                )
+                if graph.value(p, KGC[f"{status}Probability"]) is not None
+            ),
+        )
         for p in graph.objects(node, SEM.hasActor)
     )
-    lines.extend(f"  person: {name} ({role}, {status})" for name, role, status in people)
+    lines.extend(f"  person: {name} ({role}, {status}{chances})" for name, role, status, chances in people)
     documents = _document_lines(store, set(graph.objects(node, PROV.wasDerivedFrom)))
     lines.append(f"  documents ({len(documents)}):")
     lines.extend(documents)
