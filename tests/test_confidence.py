@@ -132,9 +132,25 @@ def test_a_name_carried_only_by_a_reporter_weighs_less_than_a_victim_name():
     assert fit["other"] < fit["victim"]
 
 
+def test_a_name_whose_carrier_hardly_took_part_weighs_less():
+    # the person-status model's P(took part) of the name's carrier is a match feature: a reporter's or a
+    # neighbour's name lowers the probability that the incident answers a participant question
+    model = shipped_model()
+    question = parse_question(
+        "q", {"subtask": 2, "event_type": "killing", "participant": {"last": "Smith"}, "time": {"year": "2016"}}
+    )
+    fit = {}
+    for took_part in (0.1, 0.9):
+        features = match_features(question, dt.date(2016, 3, 14), "day", "text", 1, 0, {"other"}, took_part)
+        fit[took_part] = match_probability(model, 0.6, features)
+    assert fit[0.1] < fit[0.9]
+
+
 def test_the_shipped_model_loads_offline():
     model = shipped_model()
     assert model.weights and 0 < model.threshold < 1 and set(model.missed_rate) == {"2", "3"}
+    prior = model.answer_prior
+    assert set(prior.weight) == {"2", "3"} and {"s2", "s3"} <= set(prior.distributions)
 
 
 def test_measuring_reads_a_store_as_built_and_needs_its_incident_graph(tmp_path):
