@@ -121,3 +121,21 @@ def test_tokenised_hyphens_are_joined_in_names_and_keys_ignore_apostrophe_styles
     people, _ = read("Danah Rojo - Rivas , 20 , was shot dead on Friday .")
     assert {p.last_name: p.full_name for p in people} == {"Rojo-Rivas": "Danah Rojo-Rivas"}
     assert name_key("Manuel O’Neal") == name_key("Manuel O'Neal") == "manuel o'neal"
+
+
+@pytest.mark.parametrize(
+    "body, name",
+    [
+        ("Police found 17-year - old Dontay Jordan shot in the head .", "Dontay Jordan"),
+        ("The suspects were identified as Mowayne McKay , 33 , and Diego Reid , 25 .", "Mowayne McKay"),
+    ],
+)
+def test_a_name_the_model_labels_a_place_or_facility_is_a_person_when_an_age_stands_beside_it(body, name):
+    # the small model labels these names FAC and GPE; the age beside them says they are people
+    people, _ = read(body)
+    assert name in {p.full_name for p in people}
+
+
+def test_a_place_beside_an_age_stays_a_place():
+    people, _ = read("A 20-year - old Memphis man was shot on Elm Street .")
+    assert not people

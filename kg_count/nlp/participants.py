@@ -193,6 +193,32 @@ def is_bystander(ent) -> bool:
     return any(c.dep_ == "appos" and c.lemma_.lower() in BYSTANDER_WORDS for c in root.children)
 
 
+MISREAD_NAME_LABELS = ("ORG", "GPE", "FAC", "PRODUCT", "NORP", "LOC", "WORK_OF_ART")
+
+
+def is_person_mention(doc, ent) -> bool:
+    """Whether an entity names a person: a PERSON entity, or two or three capitalised words the small
+    model labelled otherwise ("17-year-old Dontay Jordan" as a facility, "Mowayne McKay , 33 ," as a
+    place) that an age sits right beside and the gazetteer does not know as a place."""
+    if not ent.text[:1].isupper():
+        return False
+    if ent.label_ == "PERSON":
+        return True
+    words = ent.text.split()
+    if ent.label_ not in MISREAD_NAME_LABELS or not 2 <= len(words) <= 3:
+        return False
+    if not all(w[:1].isupper() and w.replace("’", "").replace("'", "").replace("-", "").isalpha() for w in words):
+        return False
+    after = doc[ent.end : ent.end + 2]
+    aged_after = len(after) == 2 and after[0].text == "," and after[1].like_num
+    aged_before = ent.start > 0 and doc[ent.start - 1].lower_ == "old"
+    if not (aged_after or aged_before) or _age_near(doc, ent.start, ent.end) is None:
+        return False
+    from kg_count.nlp.places import known_place
+
+    return not known_place(ent.text)
+
+
 def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
     """Group PERSON mentions by last name into participants and read their age, role and status.
 
@@ -202,7 +228,7 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
     people: dict[str, Participant] = {}
     bystanders: set[str] = set()
     for ent in doc.ents:
-        if ent.label_ != "PERSON" or not ent.text[:1].isupper():
+        if not is_person_mention(doc, ent):
             continue
         name = normalised_name(ent.text)
         first, last = _name_parts(name)
