@@ -194,12 +194,35 @@ def is_bystander(ent) -> bool:
 
 
 MISREAD_NAME_LABELS = ("ORG", "GPE", "FAC", "PRODUCT", "NORP", "LOC", "WORK_OF_ART")
+PERSON_NOUNS = {
+    "man",
+    "woman",
+    "boy",
+    "girl",
+    "teen",
+    "teenager",
+    "child",
+    "toddler",
+    "victim",
+    "suspect",
+    "son",
+    "daughter",
+    "father",
+    "mother",
+    "husband",
+    "wife",
+    "brother",
+    "sister",
+    "student",
+    "resident",
+}
 
 
 def is_person_mention(doc, ent) -> bool:
     """Whether an entity names a person: a PERSON entity, or two or three capitalised words the small
     model labelled otherwise ("17-year-old Dontay Jordan" as a facility, "Mowayne McKay , 33 ," as a
-    place) that an age sits right beside and the gazetteer does not know as a place."""
+    place, "a Tullahoma boy , Jakob Weeks ," as an organisation) that an age sits right beside or that
+    stands in apposition to a word for a person, and the gazetteer does not know as a place."""
     if not ent.text[:1].isupper():
         return False
     if ent.label_ == "PERSON":
@@ -212,7 +235,9 @@ def is_person_mention(doc, ent) -> bool:
     after = doc[ent.end : ent.end + 2]
     aged_after = len(after) == 2 and after[0].text == "," and after[1].like_num
     aged_before = ent.start > 0 and doc[ent.start - 1].lower_ == "old"
-    if not (aged_after or aged_before) or _age_near(doc, ent.start, ent.end) is None:
+    aged = (aged_after or aged_before) and _age_near(doc, ent.start, ent.end) is not None
+    person_apposition = ent.root.dep_ == "appos" and ent.root.head.lemma_.lower() in PERSON_NOUNS
+    if not (aged or person_apposition):
         return False
     from kg_count.nlp.places import known_place
 
