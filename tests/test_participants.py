@@ -140,6 +140,13 @@ def test_a_name_the_model_labels_a_place_or_facility_is_a_person_by_an_age_or_a_
     assert name in {p.full_name for p in people}
 
 
+def test_a_name_no_entity_covers_is_a_person_when_it_is_shot():
+    people, _ = read("Jatarius Tolbert was shot and killed Friday night .")
+    assert [(p.full_name, p.role, p.status) for p in people] == [("Jatarius Tolbert", "victim", "killed")]
+    people, _ = read("Officers searched Elm Street Park after the shooting .")
+    assert not people
+
+
 def test_a_place_beside_an_age_stays_a_place():
     people, _ = read("A 20-year - old Memphis man was shot on Elm Street .")
     assert not people

@@ -244,6 +244,29 @@ def is_person_mention(doc, ent) -> bool:
     return not known_place(ent.text)
 
 
+def unlabelled_patient_names(doc, events_by_token: dict[int, EventMention]) -> list:
+    """Two or three capitalised proper nouns that no entity covers and that are the patient of a typed event
+    ("Jatarius Tolbert was shot and killed", which the small model does not mark as a name), unless the
+    gazetteer knows them as a place."""
+    from kg_count.nlp.places import known_place
+
+    covered = {i for ent in doc.ents for i in range(ent.start, ent.end)}
+    spans = []
+    for token in doc:
+        if token.pos_ != "PROPN" or token.dep_ == "compound" or not token.text[:1].isupper():
+            continue
+        parts = [c for c in token.lefts if c.dep_ == "compound" and c.pos_ == "PROPN" and c.text[:1].isupper()]
+        start = min((c.i for c in parts), default=token.i)
+        span = doc[start : token.i + 1]
+        if not 2 <= len(span) <= 3 or any(i in covered for i in range(span.start, span.end)):
+            continue
+        if not all(t.text[:1].isupper() and t.is_alpha for t in span):
+            continue
+        if _patient_event(token, events_by_token) is not None and not known_place(span.text):
+            spans.append(span)
+    return spans
+
+
 def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
     """Group PERSON mentions by last name into participants and read their age, role and status.
 
@@ -252,9 +275,8 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
     events_by_token = {e.start: e for e in events if e.event_type}
     people: dict[str, Participant] = {}
     bystanders: set[str] = set()
-    for ent in doc.ents:
-        if not is_person_mention(doc, ent):
-            continue
+    mentions = [ent for ent in doc.ents if is_person_mention(doc, ent)]
+    for ent in sorted(mentions + unlabelled_patient_names(doc, events_by_token), key=lambda span: span.start):
         name = normalised_name(ent.text)
         first, last = _name_parts(name)
         if not last:
