@@ -17,7 +17,6 @@ weight 0 (or ``--answer-prior none``) gives the evidence-only answer, the mode o
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
@@ -162,10 +161,3 @@ def fit_prior(
             logs = [math.log((v + 0.5) / (cap - 0.5)) for v in large]
             exponents[key] = 1 + len(logs) / sum(logs) if logs else 2.0
     return AnswerPrior(distributions, ratios, exponents, dict(weight or {}), cap, tail, large_answer)
-
-
-def answer_shares(answers: Iterable[int], cap: int = CAP) -> dict[str, float]:
-    """Shares of the answers 0 ... cap-1 and ``cap+`` (for reports)."""
-    counts = Counter(min(a, cap) for a in answers)
-    total = sum(counts.values()) or 1
-    return {(f"{n}+" if n == cap else str(n)): counts[n] / total for n in range(cap + 1)}
