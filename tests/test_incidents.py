@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from kg_count.incidents.cluster import cluster_reports, pair_evidence
+from kg_count.incidents.cluster import ReportCluster, cluster_reports, pair_evidence
 from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.evidence import compare, date_interval, same_person
 from kg_count.incidents.pair_features import Similarity, hard_conflict, text_rarity
@@ -310,3 +310,12 @@ def test_the_coreference_model_file_is_in_the_incident_fingerprint(tmp_path, mon
         (tmp_path / "coreference.json").write_text(json.dumps(changed))
         monkeypatch.setattr(materialise, "COREFERENCE_MODEL_PATH", tmp_path / "coreference.json")
         assert materialise.fingerprint(store) != before
+
+
+def test_a_tie_between_two_reports_states_goes_to_the_state_their_texts_name():
+    # one report put Smyrna in Georgia, the other in Tennessee; the dateline names Tennessee
+    georgia = report("a", city=DBR + "Smyrna,_Georgia", state=DBR + "Georgia_(U.S._state)", title="Girl shoots herself")
+    tennessee = report("b", city=DBR + "Smyrna,_Tennessee", state=DBR + "Tennessee", title="Girl shoots herself")
+    tennessee.lead = "SMYRNA , Tenn. -- A 2-year-old in Smyrna is in hospital after accidentally shooting herself ."
+    incident = reconcile(ReportCluster([georgia, tennessee]), "a")
+    assert incident.state_iri == DBR + "Tennessee" and incident.city_iri == DBR + "Smyrna,_Tennessee"
