@@ -13,9 +13,11 @@ side, up to a week more for an incident dated only by its reports' publication, 
 carried by bystanders too; then a city of the same name in another state and the last name of an asked
 full name; then the city's state; then the
 sibling gun-violence type; then without the asked place, then without the asked time) and the incident
-nearest to what was asked is taken. S2: the most probable number of
-incidents (the mode of the Poisson-binomial of their probabilities). S3: the most probable number
-of people killed (killing), injured (injuring) or fired (job_firing) in them.
+nearest to what was asked is taken. S2: the number of incidents that the evidence (the
+Poisson-binomial of their probabilities) and the learned prior over answers make likeliest
+(``incidents.answer_prior``; ``answer_prior=False``: the evidence's mode). S3: the same for the number of
+people killed (killing), injured (injuring) or fired (job_firing) in them; a question that names someone
+counts the people who carry the name with that status.
 S2 and S3 answer with the documents of the incidents whose probability reaches the model's
 document threshold.
 """
@@ -71,9 +73,8 @@ class FoundIncident:
     confidence: float
     doc_ids: list[str] = field(default_factory=list)
     roles: set[str] = field(default_factory=set)
-    named: dict[str, dict[str, float]] = field(
-        default_factory=dict
-    )  # who carries an asked name: P(took part), P(status)
+    # each person who carries an asked name: P(took part), P(killed), P(injured) (the person-status model)
+    named: dict[str, dict[str, float]] = field(default_factory=dict)
     rows: int = 0  # documents times the people who carry an asked name
     city: str | None = None
     state: str | None = None
