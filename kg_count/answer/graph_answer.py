@@ -59,6 +59,12 @@ SIBLING_TYPE = {"killing": "injuring", "injuring": "killing"}
 COUNT_OF_TYPE = {"killing": "killed", "injuring": "injured", "job_firing": "fired", "fire_burning": None}
 
 
+def counts_named_people(question: Question) -> bool:
+    """Whether the question counts the people who carry its name ("how many people named X were killed":
+    an S3 participant question), not everyone of the incident."""
+    return question.subtask == 3 and question.participant is not None
+
+
 @dataclass
 class FoundIncident:
     """An incident a query returned: its counts, date certainty and documents."""
@@ -80,19 +86,14 @@ class FoundIncident:
     state: str | None = None
     relax: int = 0  # the relaxation of the question's query that found it (query_plan)
 
-    def named_people_counted(self, question: Question) -> bool:
-        """Whether the question counts the people who carry its name ("how many people named X were
-        killed": an S3 participant question), not everyone of the incident."""
-        return question.subtask == 3 and question.participant is not None
-
     def people(self, question: Question) -> int:
         """How many people of the status the question's event type counts (0 for fires): the incident's
-        count, or for a question that counts the named people (``named_people_counted``) the expected
+        count, or for a question that counts the named people (``counts_named_people``) the expected
         number of them with that status, rounded."""
         status = COUNT_OF_TYPE[question.event_type]
         if not status:
             return 0
-        if self.named_people_counted(question):
+        if counts_named_people(question):
             return round(sum(p.get(status, 0.0) for p in self.named.values()))
         return getattr(self, status)
 
@@ -105,7 +106,7 @@ class FoundIncident:
         if question.subtask == 2:
             return [(probability, 1)]
         status = COUNT_OF_TYPE[question.event_type]
-        if status and self.named_people_counted(question):
+        if status and counts_named_people(question):
             return [(probability * p.get(status, 0.0), 1) for p in self.named.values()]
         return [(probability, self.people(question))]
 

@@ -143,18 +143,20 @@ def fit_prior(
     ``m`` over ``cap``, the power-law tail's exponent the maximum-likelihood one of a Pareto from ``cap`` - 0.5.
     ``tail`` names the form the prior uses, ``large_answer`` how a large answer is given."""
     by_key: dict[str, list[int]] = {}
+    broader: dict[str, str | None] = {}  # each shape's next broader one (None for a subtask), broader ones first
     for question, answer in answers:
-        for key in shape_keys(question):
+        keys = shape_keys(question)
+        for key, wider in reversed(list(zip(keys, [*keys[1:], None]))):
+            broader.setdefault(key, wider)
             by_key.setdefault(key, []).append(int(answer))
-    distributions: dict[str, list[float]] = {}
     uniform = [1.0 / (cap + 1)] * (cap + 1)
-    for key in sorted(by_key, key=lambda k: k.count(":")):  # broader shapes first
-        broader = key.rsplit(":", 2)[0] if key.count(":") == 3 else key.split(":", 1)[0]
-        towards = distributions.get(broader, uniform) if key.count(":") else uniform
-        distributions[key] = _smoothed(_binned(by_key[key], cap), towards, pseudo if key.count(":") else 1.0)
+    distributions: dict[str, list[float]] = {}
+    for key, wider in broader.items():
+        towards, pseudo_count = (uniform, 1.0) if wider is None else (distributions[wider], pseudo)
+        distributions[key] = _smoothed(_binned(by_key[key], cap), towards, pseudo_count)
     ratios, exponents = {}, {}
     for key, values in by_key.items():
-        if ":" not in key:
+        if broader[key] is None:
             large = [v for v in values if v >= cap]
             mean = sum(v - cap for v in large) / len(large) if large else 1.0
             ratios[key] = mean / (1 + mean)
