@@ -249,6 +249,7 @@ def build_options(args: argparse.Namespace) -> dict:
 
 
 def run_build(args: argparse.Namespace) -> int:
+    """``kg-count build``: build or update the store from DOCS and print what was found."""
     from kg_count.graph.loader import build_store
 
     summary = build_store(args.docs, args.store, **build_options(args))
@@ -258,6 +259,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_dump(args: argparse.Namespace) -> int:
+    """``kg-count dump``: print one document's graph or one incident as Turtle."""
     from kg_count.graph.store import GraphStore
 
     with GraphStore(args.store, create=False) as store:
@@ -271,6 +273,7 @@ def run_dump(args: argparse.Namespace) -> int:
 
 
 def run_incidents(args: argparse.Namespace) -> int:
+    """``kg-count incidents``: list the store's incidents, or explain one."""
     from kg_count.graph.store import GraphStore
     from kg_count.incidents.explain import explain_incident, list_incidents
 
@@ -283,6 +286,7 @@ def run_incidents(args: argparse.Namespace) -> int:
 
 
 def run_sparql(args: argparse.Namespace) -> int:
+    """``kg-count sparql``: run a read-only query over the store and print its results."""
     from kg_count.graph.results import calls_service, format_results
     from kg_count.graph.store import GraphStore
 
@@ -303,6 +307,7 @@ def run_sparql(args: argparse.Namespace) -> int:
 
 
 def run_extract(args: argparse.Namespace) -> int:
+    """``kg-count extract``: write one JSON line of extracted facts per document."""
     from kg_count.nlp.pipeline import extract_file
 
     count = extract_file(args.docs, args.out)
@@ -336,6 +341,7 @@ def _remember_parsers(parser: argparse.ArgumentParser) -> None:
 
 
 def run_answer(args: argparse.Namespace) -> int:
+    """``kg-count answer``: answer a questions file and write the answers atomically."""
     from kg_count.answer.batch import answer_file
 
     answers = answer_file(
@@ -355,6 +361,7 @@ def run_answer(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
+    """``kg-count evaluate``: score answers (or coreference chains) against gold and print the scores."""
     from kg_count.evaluate.text_report import format_coreference_scores, format_task_scores
 
     answers_given = args.gold is not None or args.system is not None
@@ -404,6 +411,7 @@ def write_html_report(args: argparse.Namespace, scores: dict, inputs: tuple[dict
 
 
 def run_sample(args: argparse.Namespace) -> int:
+    """``kg-count run-sample``: answer and score each subtask folder of the embedded sample."""
     from kg_count.answer.batch import answer_file
     from kg_count.evaluate.answer_files import score_answer_files
     from kg_count.evaluate.text_report import format_task_scores

@@ -93,6 +93,7 @@ class Gazetteer:
         return None
 
     def states_of(self, city: str) -> set[str]:
+        """The states (IRI names) that have a place of this name, lower-cased; empty when none."""
         return self.places.get(city.lower(), set())
 
 

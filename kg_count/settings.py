@@ -9,6 +9,7 @@ changes.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import hashlib
 import inspect
@@ -221,13 +222,28 @@ def sections_trained_otherwise(trained_with: dict[str, dict], names: tuple[str, 
     )
 
 
+def code_fingerprint(source: str) -> str:
+    """The code of a module's source without its comments, docstrings and layout (its AST, dumped).
+
+    Editing only the documentation of a module leaves its fingerprint, and so what was stored, alone.
+    """
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
+                if isinstance(body[0].value.value, str):
+                    node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree, annotate_fields=False, include_attributes=False)
+
+
 def stage_fingerprint(sections: tuple[object, ...], modules: tuple[ModuleType, ...], *extra: str) -> str:
     """SHA-256 of settings sections (as canonical JSON), the source of ``modules``, and any ``extra`` text."""
     digest = hashlib.sha256()
     for section in sections:
         digest.update(json.dumps(dataclasses.asdict(section), sort_keys=True).encode())
     for module in modules:
-        digest.update(inspect.getsource(module).encode())
+        digest.update(code_fingerprint(inspect.getsource(module)).encode())
     for text in extra:
         digest.update(text.encode())
     return digest.hexdigest()

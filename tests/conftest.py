@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
+SAMPLE = ROOT / "data" / "sample"
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 TASK_DATA = SHARED_DATA / "semeval2018-task5"
 
@@ -18,6 +20,16 @@ TASK_DATA = SHARED_DATA / "semeval2018-task5"
 @pytest.fixture
 def fixtures() -> Path:
     return FIXTURES
+
+
+def pytest_collection_modifyitems(items):
+    """Tests that read ``../shared/data`` (the ``task_data`` fixture, or a skip when absent) are marked shared_data."""
+    for item in items:
+        reads_shared = "task_data" in getattr(item, "fixturenames", ()) or any(
+            "shared" in str(mark.kwargs.get("reason", "")) for mark in item.iter_markers("skipif")
+        )
+        if reads_shared:
+            item.add_marker(pytest.mark.shared_data)
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from kg_count.answer.graph_answer import (
 )
 from kg_count.graph.store import GraphStore
 from kg_count.io.questions import parse_question
+from tests.conftest import SAMPLE
 
 FIXTURE = Path(__file__).parent / "fixtures" / "incidents.trig"
 DBR = "http://dbpedia.org/resource/"
@@ -171,9 +172,6 @@ def test_question_values_are_bound_not_pasted(store):
     hostile = 'x" } } DELETE WHERE { ?s ?p ?o } #'
     assert ask(store, 2, "killing", participant={"last": hostile}, time={"year": "2016"}) == (0, [])
     assert len(store) > 0
-
-
-SAMPLE = Path("data/sample")
 
 
 def test_answer_command_writes_answers_chains_and_explains_incidents(tmp_path, capsys):

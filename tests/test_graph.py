@@ -11,13 +11,14 @@ from kg_count.graph.document_graph import document_graph
 from kg_count.graph.store import GraphStore
 from kg_count.io.conll import iter_documents
 from kg_count.nlp.pipeline import process
+from tests.conftest import SAMPLE
 
 ONTOLOGY = Path(__file__).resolve().parents[1] / "ontology"
 
 
 @pytest.fixture(scope="module")
 def records():
-    documents = [d for _, d in zip(range(12), iter_documents("data/sample/docs.conll"))]
+    documents = [d for _, d in zip(range(12), iter_documents(SAMPLE / "docs.conll"))]
     return list(process(documents))
 
 
@@ -69,7 +70,7 @@ def test_build_resume_dump_sparql_extract_from_the_cli(tmp_path, capsys):
     docs = tmp_path / "docs.conll"
     from kg_count.io.conll import write_documents
 
-    documents = [d for _, d in zip(range(4), iter_documents("data/sample/docs.conll"))]
+    documents = [d for _, d in zip(range(4), iter_documents(SAMPLE / "docs.conll"))]
     write_documents(docs, documents[:2])
     store = tmp_path / "store"
     assert main(["build", "--docs", str(docs), "--store", str(store)]) == 0

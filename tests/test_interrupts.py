@@ -7,6 +7,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from kg_count.io.conll import iter_documents, write_documents
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
@@ -17,6 +19,7 @@ def kg_count(*args) -> list[str]:
     return [sys.executable, "-m", "kg_count.cli", *map(str, args)]
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_build_which_then_resumes(tmp_path):
     write_documents(
         tmp_path / "docs.conll", [d for _, d in zip(range(DOCUMENTS), iter_documents(SAMPLE / "docs.conll"))]

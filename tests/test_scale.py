@@ -11,6 +11,7 @@ from kg_count.graph.store import GraphStore, is_endpoint, store_location
 from kg_count.incidents.materialise import ensure_incidents
 from kg_count.io.conll import Document, Token, iter_documents, write_documents
 from kg_count.nlp.record_cache import RecordCache, cached_records, document_key
+from tests.conftest import SAMPLE
 
 SAMPLE_DOCUMENTS = 10
 
@@ -18,7 +19,7 @@ SAMPLE_DOCUMENTS = 10
 @pytest.fixture(scope="module")
 def docs(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("scale") / "docs.conll"
-    write_documents(path, [d for _, d in zip(range(SAMPLE_DOCUMENTS), iter_documents("data/sample/docs.conll"))])
+    write_documents(path, [d for _, d in zip(range(SAMPLE_DOCUMENTS), iter_documents(SAMPLE / "docs.conll"))])
     return path
 
 
@@ -33,6 +34,7 @@ def single_process_quads(docs, tmp_path_factory):
     return quads
 
 
+@pytest.mark.slow
 def test_two_local_workers_build_the_same_store(docs, single_process_quads, tmp_path):
     summary = build_store(docs, tmp_path / "store", batch_size=4, workers=2)
     assert summary.added == SAMPLE_DOCUMENTS
@@ -40,6 +42,7 @@ def test_two_local_workers_build_the_same_store(docs, single_process_quads, tmp_
         assert store.quads() == single_process_quads
 
 
+@pytest.mark.slow
 def test_a_dask_local_cluster_builds_the_same_store(docs, single_process_quads, tmp_path):
     from distributed import LocalCluster
 
@@ -61,7 +64,7 @@ def test_a_sparql_server_holds_the_same_store_and_answers_the_same(
     build_store(docs, location, batch_size=4)
     again = build_store(docs, location)
     assert again.skipped == SAMPLE_DOCUMENTS and again.added == 0
-    questions = read_questions("data/sample/s2/questions.json")
+    questions = read_questions(SAMPLE / "s2" / "questions.json")
     with GraphStore(location) as server, GraphStore(tmp_path / "embedded") as embedded:
         assert server.quads() == single_process_quads
         embedded.dataset.addN(single_process_quads)

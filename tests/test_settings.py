@@ -126,3 +126,44 @@ def test_a_model_file_keeps_its_thresholds_by_kind_and_its_settings(tmp_path):
     again = LinearModel.load(tmp_path / "m.json")
     assert again == model
     assert (again.threshold_for("ester"), again.threshold_for("torque")) == (0.3, 0.6)
+
+
+def test_every_setting_has_a_meaning_on_the_settings_page():
+    from dataclasses import fields
+
+    import kg_count.settings as settings_module
+    from kg_count.settings_doc import documented_settings
+
+    documented = {(s.section, s.key): s.meaning for s in documented_settings().settings}
+    known = {
+        (section.name, key.name)
+        for section in fields(settings_module.Settings)
+        for key in fields(getattr(settings_module, section.type))
+    }
+    assert set(documented) == known
+    assert [key for key, meaning in documented.items() if not meaning.strip()] == []
+
+
+def test_a_comment_line_continues_its_key_and_a_block_names_the_keys_below_it():
+    from kg_count.settings_doc import read_settings_doc
+
+    doc = read_settings_doc(
+        "# the header\n\n[stage]\n# both weights\nfirst = 1.0\nsecond = 2\nnear = 3   # how near\n"
+        "far = 4    #   and how far\n"
+    )
+    assert doc.header == "the header"
+    assert [(s.key, s.meaning) for s in doc.settings] == [
+        ("first", "both weights"),
+        ("second", "both weights"),
+        ("near", "how near"),
+        ("far", "and how far"),
+    ]
+
+
+def test_editing_only_comments_and_docstrings_keeps_a_module_fingerprint():
+    from kg_count.settings import code_fingerprint
+
+    plain = "def f(x):\n    return x + 1\n"
+    documented = '"""A module."""\n\n\ndef f(x):\n    """Add one."""\n    # one more\n    return x + 1  # so\n'
+    assert code_fingerprint(plain) == code_fingerprint(documented)
+    assert code_fingerprint(plain) != code_fingerprint(plain.replace("1", "2"))

@@ -10,6 +10,8 @@ import sysconfig
 import venv
 from pathlib import Path
 
+import pytest
+
 from kg_count.io.conll import iter_documents, write_documents
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,6 +24,7 @@ def _run(*command, cwd, env=None):
     return result
 
 
+@pytest.mark.slow
 def test_a_built_wheel_in_a_fresh_virtualenv_answers_outside_the_checkout(tmp_path):
     source = tmp_path / "source"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "out", "build", "*.egg-info", "__pycache__"))

@@ -50,6 +50,7 @@ class IndexedDocument:
 
     @classmethod
     def of(cls, doc: Document) -> "IndexedDocument":
+        """A document indexed for the baseline: its id, DCT, word set and text."""
         return cls(doc.doc_id, doc.dct, frozenset(doc.words()), doc.text)
 
 

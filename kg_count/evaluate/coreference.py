@@ -33,12 +33,14 @@ class Tally:
     precision_den: float = 0.0
 
     def add(self, rn: float, rd: float, pn: float, pd: float) -> None:
+        """Add one document's recall and precision numerators and denominators."""
         self.recall_num += rn
         self.recall_den += rd
         self.precision_num += pn
         self.precision_den += pd
 
     def prf(self) -> tuple[float, float, float]:
+        """Recall, precision and F1 of everything added (0 where a denominator is 0)."""
         recall = self.recall_num / self.recall_den if self.recall_den else 0.0
         precision = self.precision_num / self.precision_den if self.precision_den else 0.0
         f1 = 2 * recall * precision / (recall + precision) if recall + precision else 0.0

@@ -19,6 +19,8 @@ FINE_CLASS_TOP = 10
 
 
 class DocumentScore(NamedTuple):
+    """Precision, recall and F1 of one question's answer documents against gold."""
+
     precision: float
     recall: float
     f1: float

@@ -1,1 +1,1 @@
-"""RDF: turning DocumentRecords into named graphs, and the Oxigraph-backed store."""
+"""RDF: DocumentRecords as named graphs, the store (an Oxigraph folder or a SPARQL server) and its queries."""

@@ -39,6 +39,7 @@ class BuildSummary:
     fired: int = 0
 
     def lines(self) -> list[str]:
+        """The summary as the lines ``kg-count build`` prints."""
         rate = self.added / self.seconds if self.seconds else 0.0
         types = ", ".join(f"{t} {n}" for t, n in self.event_types.most_common()) or "none"
         return [

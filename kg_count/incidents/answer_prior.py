@@ -92,6 +92,7 @@ class AnswerPrior:
         return round(sum(n * w for n, w in enumerate(weights)) / sum(weights))
 
     def to_json(self) -> dict:
+        """The prior as a JSON object (rounded), the form ``from_json`` reads."""
         return {
             "cap": self.cap,
             "tail": self.tail,
@@ -104,6 +105,7 @@ class AnswerPrior:
 
     @classmethod
     def from_json(cls, data: Mapping) -> "AnswerPrior":
+        """The prior as ``to_json`` wrote it; an empty object gives an empty prior."""
         return cls(
             {k: [float(p) for p in v] for k, v in data.get("distributions", {}).items()},
             {k: float(v) for k, v in data.get("tail_ratio", {}).items()},

@@ -34,6 +34,8 @@ class Merge:
 
 @dataclass
 class ReportCluster:
+    """The reports grouped as one incident so far, and the merges that joined them."""
+
     reports: list[Report]
     merges: list[Merge] = field(default_factory=list)
 

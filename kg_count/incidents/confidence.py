@@ -114,6 +114,7 @@ class IncidentModel(LinearModel):
 
     @classmethod
     def from_json(cls, data: dict) -> "IncidentModel":
+        """The model as ``to_json`` wrote it, with its missed rates and answer prior."""
         return super().from_json(
             data,
             missed_rate={k: float(v) for k, v in data.get("missed_rate", {}).items()},

@@ -41,6 +41,7 @@ class CoreferenceModel(LinearModel):
 
     @classmethod
     def from_json(cls, data: dict) -> "CoreferenceModel":
+        """The model as ``to_json`` wrote it."""
         return super().from_json(data, group_threshold=float(data.get("group_threshold", data.get("threshold", 0.5))))
 
     def reasons(self, features: list[str], top: int = 5) -> list[str]:

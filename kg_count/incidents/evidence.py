@@ -53,11 +53,14 @@ TITLE_STOPWORDS = frozenset(
 
 @dataclass
 class Comparison:
+    """The evidence that two reports are one incident: a score, hard conflicts and the reasons behind both."""
+
     score: float = 0.0
     conflicts: list[str] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
 
     def add(self, points: float, reason: str) -> None:
+        """Add evidence worth ``points`` and remember why."""
         self.score += points
         self.reasons.append(f"{reason} ({points:+g})")
 
@@ -116,10 +119,12 @@ def dates_apart(a: Report, b: Report) -> bool:
 
 
 def title_words(title: str) -> str:
+    """A title's lower-cased alphanumeric words without stopwords, joined by spaces."""
     return " ".join(w for w in title.lower().split() if w.isalnum() and w not in TITLE_STOPWORDS)
 
 
 def distance_km(a: Report, b: Report) -> float | None:
+    """Kilometres between two reports' cities; None when either has no located city."""
     here = place_coordinates(a.city, a.state_iri) if a.city and a.state_iri else None
     there = place_coordinates(b.city, b.state_iri) if b.city and b.state_iri else None
     if here is None or there is None:

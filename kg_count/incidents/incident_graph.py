@@ -22,6 +22,7 @@ INCIDENT = Namespace("http://kg-count.org/incident/")
 
 
 def incident_iri(incident_id: str) -> URIRef:
+    """The IRI of an incident from its id."""
     return INCIDENT[quote(incident_id, safe="")]
 
 

@@ -68,19 +68,23 @@ class PersonStatusModel:
         return {output: self.models[output].probability(features) for output in OUTPUTS}
 
     def to_json(self) -> dict:
+        """The model's weights and the settings it was trained with, as a JSON object."""
         return {status: model.to_json() for status, model in sorted(self.models.items())}
 
     @classmethod
     def from_json(cls, data: dict) -> "PersonStatusModel":
+        """The model as ``to_json`` wrote it."""
         return cls({output: LinearModel.from_json(data[output]) for output in OUTPUTS})
 
     def save(self, path: Path) -> None:
+        """Write the model to ``path`` atomically."""
         from kg_count.io.atomic import write_json_atomic
 
         write_json_atomic(path, self.to_json())
 
     @classmethod
     def load(cls, path: Path) -> "PersonStatusModel":
+        """Read the model from ``path``; SetupError naming the file when it is missing or broken."""
         from kg_count.errors import SetupError
         from kg_count.io.atomic import read_json
 

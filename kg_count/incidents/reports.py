@@ -26,6 +26,8 @@ def _local(iri) -> str:
 
 @dataclass(frozen=True)
 class ReportedPerson:
+    """A person one report names, with the role and status the extraction gave them."""
+
     full_name: str
     first_name: str
     last_name: str

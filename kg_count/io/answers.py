@@ -32,6 +32,7 @@ class SystemAnswer:
     documents: list[str]
 
     def to_json(self) -> dict:
+        """The answer in the task's system-answer form (no count for S1)."""
         data: dict = {"answer_docs": list(self.documents)}
         if self.numerical_answer is not None:
             data["numerical_answer"] = self.numerical_answer

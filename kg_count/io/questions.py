@@ -37,6 +37,7 @@ class TimeConstraint:
     end: dt.date
 
     def contains(self, date: dt.date) -> bool:
+        """Whether ``date`` lies within the asked time, both ends included."""
         return self.start <= date <= self.end
 
 

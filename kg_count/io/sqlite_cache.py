@@ -64,6 +64,7 @@ class SqliteCache:
         self.connection.execute(self.insert, (key, value))
 
     def close(self) -> None:
+        """Close the database connection."""
         self.connection.close()
 
     def __enter__(self):

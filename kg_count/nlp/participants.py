@@ -123,6 +123,8 @@ class Participant:
 
 @dataclass(frozen=True)
 class Counts:
+    """How many people a document reports killed, injured and fired."""
+
     killed: int
     injured: int
     fired: int

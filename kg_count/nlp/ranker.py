@@ -80,10 +80,12 @@ class ExtractionModels:
     trained_with: dict
 
     def to_json(self) -> dict:
+        """Every slot's model and the settings they were trained with, as a JSON object."""
         return {"models": {slot: self.models[slot].to_json() for slot in SLOTS}, "trained_with": self.trained_with}
 
     @classmethod
     def from_json(cls, data: dict) -> "ExtractionModels":
+        """The models as ``to_json`` wrote them."""
         return cls({slot: LinearModel.from_json(data["models"][slot]) for slot in SLOTS}, dict(data["trained_with"]))
 
 

@@ -21,6 +21,8 @@ class MentionRecord:
 
 @dataclass
 class PersonRecord:
+    """A person a document names: name parts, age, role (victim, suspect, bystander, other) and status."""
+
     full_name: str
     first_name: str
     last_name: str
@@ -79,6 +81,7 @@ class DocumentRecord:
         }
 
     def to_json(self) -> dict:
+        """The record as a JSON object (dates as ISO strings), the form ``from_json`` reads."""
         data = asdict(self)
         data["dct"] = self.dct.isoformat()
         data["incident_date"] = self.incident_date.isoformat()
@@ -86,6 +89,7 @@ class DocumentRecord:
 
     @classmethod
     def from_json(cls, data: dict) -> "DocumentRecord":
+        """The record as ``to_json`` wrote it."""
         data = dict(data)
         data["dct"] = dt.date.fromisoformat(data["dct"])
         data["incident_date"] = dt.date.fromisoformat(data["incident_date"])

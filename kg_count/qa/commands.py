@@ -62,6 +62,7 @@ def _questions(dataset: str, path: Path):
 
 
 def run_answer(args: argparse.Namespace) -> int:
+    """``kg-count qa torque|ester``: answer every question of a file and write the predictions."""
     from kg_count.qa import ester, torque
     from kg_count.qa.models import shipped_models
 
@@ -101,6 +102,7 @@ def format_scores(dataset: str, scores: dict) -> str:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
+    """``kg-count qa evaluate``: score predictions against a gold file and print the scores."""
     from kg_count.qa.readers import read_torque_clusters
     from kg_count.qa.scoring import ester_scores, torque_scores
 
@@ -118,6 +120,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 def run_graph(args: argparse.Namespace) -> int:
+    """``kg-count qa graph``: print one passage's event graph as Turtle."""
     from kg_count.qa.analysis import analyse_passage
     from kg_count.qa.models import shipped_models
 

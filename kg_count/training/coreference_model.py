@@ -70,6 +70,7 @@ class Labelled:
 
     @classmethod
     def of(cls, name: str, reports: list[Report], gold: dict[str, str]) -> "Labelled":
+        """A labelled report set: its reports, their candidate pairs' evidence, gold incident of each document."""
         return cls(name, reports, pair_evidence(reports), gold)
 
     @classmethod
@@ -129,6 +130,7 @@ def bcubed_sums(gold: dict[str, str], system: dict[str, int], docs: set[str]) ->
 
 
 def f1(precision: float, recall: float) -> float:
+    """The harmonic mean of precision and recall (0 when both are 0)."""
     return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 

@@ -1,0 +1,1 @@
+"""The shipped extraction models (``extraction.json``), read by ``kg_count.nlp.ranker``."""
