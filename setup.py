@@ -10,7 +10,7 @@ DATA_FOLDERS = {"kg_count.ontology": "ontology", "kg_count.queries": "queries"}
 PACKAGE_DATA = {
     "kg_count": ["default_settings.toml"],
     "kg_count.resources": ["lexnames", "*.tsv", "*.txt"],
-    "kg_count.qa.models": ["*"],
+    "kg_count.qa.model_set": ["*"],
     "kg_count.incidents.models": ["*"],
     "kg_count.nlp.models": ["*.json"],
 }

@@ -21,7 +21,7 @@ the held-out answers (both decisions), the report and the scores under ``--out``
 The stores are measured as built: their incident graphs are not brought up to date with the shipped
 models, whose coreference model was trained with test-dev's gold incidents. With ``--group-with FILE``
 each store's reports are first grouped by the coreference model in FILE (the README's figures use
-``benchmarks/models/coreference_without_test_dev.json``, trained on trial S2 and gva-train only); the
+``benchmarks/models/without_test_dev/coreference.json``, trained on trial S2 and gva-train only); the
 incident graph is rebuilt only when it was built otherwise. A warning says when a store's incident graph
 was built with other models than those in force (with FILE's coreference model, when given).
 """

@@ -7,7 +7,7 @@ Usage: python benchmarks/measure_extraction.py [--gva DIR] [--limit N] [--record
 
 The first form runs the shipped pipeline, whose learned models were trained on these articles: it
 measures the training fit. ``--cv`` measures the learned extraction honestly: 5 folds by incident,
-models trained on four (scripts/train_extraction_model.py's procedure and settings) and scored on
+models trained on four (``kg-count train extraction``'s procedure and settings) and scored on
 the fifth, beside the hand-written rules on the same articles.
 """
 

@@ -1,15 +1,15 @@
 """Cross-validated TORQUE, ESTER and MATRES scores of the QA bridge (no passage both trained on and scored).
 
 Passages (TORQUE, ESTER) and documents (TimeBank) are split into folds by a hash of their id; for
-each fold the four scorers are trained on the other folds (scripts/train_qa_models.py's data and
+each fold the four scorers are trained on the other folds (``kg-count train qa``'s data and
 procedure) and that fold's questions answered and MATRES pairs ordered. Writes OUT/torque_cv.json,
 OUT/ester_cv.json, OUT/ester_test_cv.json (predictions) and OUT/scores.json, and prints the scores
 by kind and type. TORQUE's per-kind decision thresholds are chosen, for each fold, on the other
 folds' held-out confidences (kg_count.qa.thresholds; OUT/torque_cv_nested_thresholds.json); the
 thresholds chosen on all folds are printed for the [qa_training] settings. ESTER's answer ranker
 (kg_count.qa.answer_ranking) is likewise fitted, for each fold, on the other folds' held-out
-candidates of both ESTER files; the one fitted on all folds is written to OUT/answer_ranker.json,
-the file shipped as kg_count/qa/models/answer_ranker.json. Per-question latency:
+candidates of both ESTER files; the one fitted on all folds is written to OUT/answer_ranker.json
+(``kg-count train qa`` fits and ships the same one). Per-question latency:
 answering the whole TORQUE and ESTER files with the shipped models (``--latency``), encoder
 included, one process: wall time, and CPU time (which other jobs on a shared machine do not
 inflate; run with OPENBLAS_NUM_THREADS=1).
@@ -20,7 +20,6 @@ Usage: python benchmarks/measure_qa.py [--data ../shared/data] [--folds 5] [--ou
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from kg_count.io.atomic import write_json_atomic
 from kg_count.qa.commands import format_scores, torque_question_kind
 from kg_count.qa.readers import read_ester, read_torque, read_torque_clusters
 from kg_count.qa.scoring import ester_scores, torque_scores
+from kg_count.training.train_command import qa_training_files
 from kg_count.qa.training import (
     collect,
     cross_validate,
@@ -37,15 +37,13 @@ from kg_count.qa.training import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-from train_qa_models import training_files  # noqa: E402
 
 
 def latency(torque_path: Path, ester_path: Path) -> dict:
     """Wall and CPU seconds answering whole files with the shipped models (a fresh passage cache)."""
     from kg_count.qa import ester, torque
     from kg_count.learning.encoder import load_encoder
-    from kg_count.qa.models import shipped_models
+    from kg_count.qa.model_set import shipped_models
 
     models = shipped_models()
     load_encoder()
@@ -73,7 +71,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("out/qa"))
     parser.add_argument("--latency", action="store_true", help="only measure per-question latency")
     args = parser.parse_args()
-    torque_path, ester_train, timebank = training_files(args.data)
+    torque_path, ester_train, timebank = qa_training_files(args.data)
     original = args.data / "ester" / "final_train_ans_gen_500original.json"
     test = args.data / "ester" / "final_test_ans_gen.json"
     if args.latency:
@@ -121,7 +119,7 @@ def main() -> None:
             "ranked by confidence alone, one answer: "
             + ", ".join(f"{k} {alone[k]:.2f}" for k in ("f1", "hit1", "em") if k in alone)
         )
-    print(f"answer ranker fitted on all folds -> {args.out / 'answer_ranker.json'} (for kg_count/qa/models/)")
+    print(f"answer ranker fitted on all folds -> {args.out / 'answer_ranker.json'}")
     m = scores["matres"]
     print(
         f"\nMATRES held-out documents: {m['pairs']} BEFORE/AFTER/EQUAL pairs, micro F1 {m['f1']:.2f} "

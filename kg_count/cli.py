@@ -159,6 +159,51 @@ def _add_run_sample(subparsers) -> None:
     parser.set_defaults(handler=run_sample)
 
 
+def _add_train(subparsers) -> None:
+    from kg_count.training.train_command import TARGETS, TASK_SETS
+
+    parser = subparsers.add_parser(
+        "train",
+        help="retrain shipped models from the shared data (what `make models` does)",
+        description="Retrain a shipped model (or all of them, in dependency order) from the shared data and "
+        "record it in the models folder's manifest.json: its training data and settings hashes, the date and "
+        "its cross-validated scores. The stores it needs are built under --work and reused by later runs.",
+    )
+    parser.add_argument("target", choices=(*TARGETS, "all"), help="which model to retrain")
+    parser.add_argument(
+        "--data", type=Path, default=Path("../shared/data"), help="the shared data folder (default: ../shared/data)"
+    )
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=None,
+        help="folder for the stores and parses training needs (default: ~/.cache/kg_count/train)",
+    )
+    parser.add_argument(
+        "--models-dir", type=Path, default=None, help="write the models here (default: the package's models folder)"
+    )
+    parser.add_argument("--workers", type=_count_at_least(1), default=1, help="local processes for store builds")
+    parser.add_argument(
+        "--task-sets",
+        nargs="+",
+        choices=TASK_SETS,
+        default=list(TASK_SETS),
+        help="the SemEval sets the coreference and incident-match models learn from (default: trial test-dev; "
+        "`--task-sets trial` trains the coreference model that never saw test-dev, for measuring)",
+    )
+    parser.set_defaults(handler=run_train)
+
+
+def run_train(args: argparse.Namespace) -> int:
+    """``kg-count train``: retrain the chosen models and print what was written."""
+    from kg_count.training.train_command import TrainingPlace, default_work_folder, train
+
+    work = args.work or default_work_folder()
+    place = TrainingPlace(args.data, work, args.models_dir, args.workers, tuple(args.task_sets))
+    print("\n".join(train(args.target, place)))
+    return 0
+
+
 def _add_graph_commands(subparsers) -> None:
     build = subparsers.add_parser(
         "build",
@@ -326,6 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_sample(subparsers)
     _add_graph_commands(subparsers)
     add_qa_parser(subparsers)
+    _add_train(subparsers)
     _remember_parsers(parser)
     return parser
 
@@ -397,17 +443,20 @@ def run_evaluate(args: argparse.Namespace) -> int:
 def write_html_report(args: argparse.Namespace, scores: dict, inputs: tuple[dict, dict, dict | None]) -> Path:
     """Write the HTML report of ``kg-count evaluate --report`` from the ``scores`` of the read
     ``inputs`` (gold, system, questions), with the shipped answer prior; return the page's path."""
-    from kg_count.evaluate.html_report import write_report
+    from kg_count.evaluate.html_report import StoreView, write_report
     from kg_count.incidents.confidence import shipped_model
 
-    doc_incidents = {}
-    if args.store is not None:
-        from kg_count.graph.store import GraphStore
-        from kg_count.incidents.explain import document_incidents
+    if args.store is None:
+        return write_report(args.report, scores, *inputs, None, shipped_model().answer_prior)
+    from kg_count.graph.store import GraphStore
+    from kg_count.incidents.explain import incident_turtle
+    from kg_count.incidents.incident_views import document_views, incident_views
 
-        with GraphStore(args.store, create=False) as store:
-            doc_incidents = document_incidents(store)
-    return write_report(args.report, scores, *inputs, doc_incidents, shipped_model().answer_prior)
+    with GraphStore(args.store, create=False) as store:
+        documents = document_views(store)
+        incidents, incident_of = incident_views(store, documents)
+        view = StoreView(documents, incidents, incident_of, lambda incident_id: incident_turtle(store, incident_id))
+        return write_report(args.report, scores, *inputs, view, shipped_model().answer_prior)
 
 
 def run_sample(args: argparse.Namespace) -> int:

@@ -124,7 +124,7 @@ def test_the_ranker_file_round_trips_and_a_stale_one_names_itself(tmp_path):
 
 
 def test_the_shipped_ranker_loads_with_this_versions_features():
-    from kg_count.qa.models import shipped_models
+    from kg_count.qa.model_set import shipped_models
 
     ranker = shipped_models().answer_ranker
     assert ranker.weights.shape == (len(FEATURES),) and 0 < ranker.threshold <= 1.01

@@ -155,7 +155,9 @@ def test_run_sample_scores_are_the_pinned_ones_and_the_report_shows_incidents(tm
         == 0
     )
     page = (tmp_path / "report" / "index.html").read_text()
-    assert re.search(r"<b>[^<]+ \(confidence [01]\.\d\d\)</b>", page)
+    assert re.search(r"\(confidence [01]\.\d\d\) <a href='incidents/(\w+)\.ttl'>Turtle</a>", page)
+    linked = re.search(r"href='incidents/(\w+)\.ttl'", page)[1]
+    assert "kgc:Incident" in (tmp_path / "report" / "incidents" / f"{linked}.ttl").read_text()
 
 
 @pytest.mark.parametrize("missing", ["docs.conll", "s2"])

@@ -10,7 +10,8 @@ from kg_count.errors import SetupError
 from kg_count.graph.document_graph import document_graph
 from kg_count.graph.namespaces import KGC
 from kg_count.nlp.pipeline import extract
-from kg_count.nlp.ranker import TRAINED_WITH, read_models, shipped_models
+from kg_count.learning.model_files import load_model
+from kg_count.nlp.ranker import TRAINED_WITH, ExtractionModels, shipped_models
 from kg_count.settings import settings
 from kg_count.training.extraction_model import cross_validate, fit, load_items
 from kg_count.training.gva import read_gold
@@ -80,11 +81,14 @@ def test_the_shipped_models_say_how_they_were_trained():
     assert {key: trained_with[key] for key in TRAINED_WITH} == {key: getattr(extraction, key) for key in TRAINED_WITH}
 
 
-def test_a_broken_model_file_is_a_setup_error_naming_it():
-    with pytest.raises(SetupError, match="broken.json.*train_extraction_model"):
-        read_models("{not json", "broken.json")
+def test_a_broken_model_file_is_a_setup_error_naming_it(tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    with pytest.raises(SetupError, match="broken.json.*kg-count train extraction"):
+        load_model("extraction", ExtractionModels.from_json, broken)
+    broken.write_text(json.dumps({"models": {}}))
     with pytest.raises(SetupError, match="broken.json"):
-        read_models(json.dumps({"models": {}}), "broken.json")
+        load_model("extraction", ExtractionModels.from_json, broken)
 
 
 INCIDENTS = [
@@ -174,4 +178,4 @@ def test_models_trained_with_other_settings_are_used_with_a_warning(monkeypatch,
     monkeypatch.setenv(SETTINGS_ENV, str(path))
     with caplog.at_level("WARNING", logger="kg_count"):
         assert shipped_models().models["date"].weights
-    assert "trained with other [extraction] ranker_l2" in caplog.text
+    assert "extraction model was trained with other [extraction] settings" in caplog.text

@@ -16,7 +16,7 @@ BELOW = {
     "incidents": {"bottom", "io", "learning", "nlp", "graph"},
     "answer": {"bottom", "io", "learning", "nlp", "graph", "incidents"},
     "evaluate": {"bottom", "io", "learning", "nlp", "graph", "incidents"},
-    "training": {"bottom", "io", "learning", "nlp", "graph", "incidents", "answer", "evaluate"},
+    "training": {"bottom", "io", "learning", "nlp", "graph", "qa", "incidents", "answer", "evaluate"},
     "cli": {"bottom", "io", "learning", "nlp", "graph", "qa", "incidents", "answer", "evaluate", "training"},
 }
 

@@ -11,7 +11,7 @@ from kg_count.cli import main
 from kg_count.errors import InputError
 from kg_count.qa import ester, torque
 from kg_count.qa.analysis import analyse_passage
-from kg_count.qa.models import shipped_models
+from kg_count.qa.model_set import shipped_models
 from kg_count.qa.questions import parse_semantic_question, parse_temporal_question
 from kg_count.qa.readers import EsterQuestion, TorqueQuestion, read_ester, read_torque
 from kg_count.qa.scoring import ester_question_scores, set_f1, torque_question_scores, torque_scores

@@ -9,7 +9,7 @@ from kg_count.qa.analysis import analyse_passage
 from kg_count.learning.encoder import DIMENSION, load_encoder, model_zip
 from kg_count.qa.features import crossed, pair_features, pair_vector
 from kg_count.learning.linear_model import Example, LinearModel, train
-from kg_count.qa.models import shipped_models
+from kg_count.qa.model_set import shipped_models
 from kg_count.qa.passage import parse
 
 PASSAGE = (

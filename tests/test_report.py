@@ -58,19 +58,35 @@ def test_bar_charts_show_whole_titles_and_labels_with_a_y_axis():
     assert top_value_y > 16
 
 
-def test_incidents_in_the_report_are_one_block_each():
-    from kg_count.evaluate.html_report import _incident_lines
+def test_worst_questions_read_as_text_with_incidents_and_marked_documents(tmp_path):
+    from kg_count.evaluate.html_report import StoreView, write_report
+    from kg_count.incidents.incident_views import DocumentView, IncidentView
+    from kg_count.io.answers import GoldAnswer, SystemAnswer
+    from kg_count.io.questions import parse_question
 
-    blocks = _incident_lines({"i1": ["d2", "d1"], "i2": ["d3"]})
-    assert blocks.count('class="incident"') == 2 and blocks.index("d1") < blocks.index("d2")
-
-
-def test_the_systems_documents_are_grouped_by_incident_with_its_confidence():
-    from kg_count.evaluate.html_report import _grouped
-
-    blocks = _grouped(["d1", "d2", "d3"], {"d1": ("incident-4", 0.8312), "d2": ("incident-4", 0.8312)})
-    assert blocks.count('class="incident"') == 2
-    assert "incident-4 (confidence 0.83)" in blocks and blocks.index("d1") < blocks.index("d2") < blocks.index("?")
+    question = parse_question(
+        "2-1",
+        {
+            "event_type": "killing",
+            "subtask": 2,
+            "location": {"city": "http://dbpedia.org/resource/Memphis,_Tennessee"},
+            "time": {"month": "01/2017"},
+            "verbose_question": "How many ['killing'] events happened in 01/2017 (month) in ('Memphis',) ?",
+        },
+    )
+    documents = {d: DocumentView(d, "2017-01-1" + d[-1], f"Title of {d}") for d in ("d1", "d2", "d3")}
+    members = (documents["d1"], documents["d3"])
+    incident = IncidentView("inc1", "2017-01-10", "Memphis, Tennessee", "Tennessee", 1, 2, 0.91, ("killing",), members)
+    view = StoreView(documents, {"inc1": incident}, {"d1": "inc1", "d3": "inc1"}, lambda i: f"# turtle of {i}\n")
+    gold = {"2-1": GoldAnswer(2, {"g1": ["d1"], "g2": ["d2"]})}
+    system = {"2-1": SystemAnswer(1, ["d1", "d3"])}
+    page = write_report(tmp_path, {"subtask": 2}, gold, system, {"2-1": question}, view).read_text()
+    assert "How many killing incidents happened in Memphis, Tennessee in January 2017?" in page
+    assert "[&#x27;killing&#x27;]" not in page and "['killing']" not in page
+    assert "Title of d1" in page and "killed 1, injured 2" in page and "(confidence 0.91)" in page
+    assert "class='doc missed'>&#10007; Title of d2" in page and "class='doc extra'>+ Title of d3" in page
+    assert "href='incidents/inc1.ttl'" in page
+    assert (tmp_path / "incidents" / "inc1.ttl").read_text() == "# turtle of inc1\n"
 
 
 def test_the_report_shows_the_answer_prior_of_the_questions_shapes(tmp_path):

@@ -1,23 +1,42 @@
 """An HTML report of task scores: plots (inline SVG) and the worst questions beside their gold.
 
-Reads the scores of ``evaluate_answers``, the gold and system answers, the questions and,
-optionally, the store's incidents (to show the system's documents grouped by incident); writes
-``index.html`` into a folder, atomically.
+Reads the scores of ``evaluate_answers``, the gold and system answers, the questions and, optionally, a
+view of the store (``StoreView``): then each worst question shows the system's incidents with their title,
+date, place, counts, confidence and documents, the gold incidents' documents by title, each document marked
+found, missed or extra against gold, and a link to each incident's Turtle (written beside the page). Writes
+``index.html`` (and ``incidents/*.ttl``) into a folder, atomically.
 """
 
 from __future__ import annotations
 
 import html
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
+from kg_count.evaluate.question_text import question_text
 from kg_count.evaluate.task_scores import document_score
+from kg_count.incidents.incident_views import DocumentView, IncidentView
 from kg_count.io.answers import GoldAnswer, SystemAnswer
 from kg_count.io.atomic import atomic_writer
 from kg_count.io.questions import Question
 
 WORST_SHOWN = 25
+
+
+@dataclass
+class StoreView:
+    """What the report shows of the store: its documents and incidents by id, each document's incident, and
+    a function giving an incident's Turtle (None: no Turtle links). ``shown`` collects the incidents shown."""
+
+    documents: Mapping[str, DocumentView] = field(default_factory=dict)
+    incidents: Mapping[str, IncidentView] = field(default_factory=dict)
+    incident_of: Mapping[str, str] = field(default_factory=dict)
+    turtle: Callable[[str], str] | None = None
+    shown: set[str] = field(default_factory=set)
+
+
 BAR_WIDTH, BAR_GAP, PLOT_HEIGHT = 46, 10, 160
 AXIS_WIDTH, TITLE_HEIGHT, VALUE_ROOM = 48, 22, 16
 CHAR_WIDTH = 6.2
@@ -99,7 +118,7 @@ def _subtask_section(
     gold: Mapping[str, GoldAnswer],
     system: Mapping[str, SystemAnswer],
     questions: Mapping[str, Question],
-    doc_incidents: Mapping[str, tuple[str, float]],
+    view: StoreView,
     prior=None,
 ) -> str:
     counts = "accuracy" in scores
@@ -133,19 +152,23 @@ def _subtask_section(
     rows = []
     for qid in worst:
         answer, question = system.get(qid), questions.get(qid)
-        found = "(no answer)" if answer is None else _grouped(answer.documents, doc_incidents)
+        found = set(answer.documents) if answer is not None else set()
+        text = question_text(question) if question is not None else ""
         rows.append(
             [
-                html.escape(qid),
-                html.escape(question.verbose if question else ""),
+                f"{html.escape(text)}<div class='qid'>{html.escape(qid)}</div>",
                 str(gold[qid].numerical_answer) if counts else "",
                 "" if answer is None or answer.numerical_answer is None else str(answer.numerical_answer),
-                _incident_lines(gold[qid].incidents),
-                found,
+                _gold_incidents(gold[qid].incidents, found, view),
+                "(no answer)" if answer is None else _system_incidents(answer.documents, gold[qid].documents, view),
             ]
         )
     parts.append("<h3>Worst questions</h3>")
-    parts.append(_table(rows, ["question", "text", "gold", "system", "gold incidents", "system incidents"]))
+    parts.append(
+        "<p class='legend'><span class='hit'>&#10003; found</span> <span class='missed'>&#10007; missed</span> "
+        "<span class='extra'>+ extra</span> (documents against gold)</p>"
+    )
+    parts.append(_table(rows, ["question", "gold", "system", "gold incidents", "system incidents"]))
     return "\n".join(parts)
 
 
@@ -182,25 +205,66 @@ def _badness(gold: GoldAnswer, answer: SystemAnswer | None) -> tuple:
     return (error, 1.0 - document_score(answer.documents, gold.documents).f1)
 
 
-def _incident_lines(groups: Mapping[str, Iterable[str]]) -> str:
-    """One block per incident: its id, then its documents one per line."""
+def _document_line(doc_id: str, mark: str, view: StoreView) -> str:
+    """One document: its mark (hit, missed, extra), title and date when the store knows it, and its id."""
+    symbol = {"hit": "&#10003;", "missed": "&#10007;", "extra": "+"}[mark]
+    document = view.documents.get(doc_id)
+    label = f"{html.escape(document.title)} <span class='date'>{document.dct}</span>" if document else ""
+    return f"<div class='doc {mark}'>{symbol} {label} <span class='id'>{html.escape(doc_id)}</span></div>"
+
+
+def _incident_heading(incident_id: str, view: StoreView) -> str:
+    """An incident of the store: title, date, place, counts, confidence and a link to its Turtle."""
+    incident = view.incidents.get(incident_id)
+    if incident is None:
+        return f"<b>{html.escape(incident_id)}</b>"
+    view.shown.add(incident_id)
+    link = f" <a href='incidents/{html.escape(incident_id)}.ttl'>Turtle</a>" if view.turtle is not None else ""
+    return (
+        f"<b>{html.escape(incident.title or incident_id)}</b>"
+        f"<div class='facts'>{incident.date} &middot; {html.escape(incident.place)} &middot; "
+        f"{' '.join(incident.types)} &middot; killed {incident.killed}, injured {incident.injured} &middot; "
+        f"{html.escape(incident_id)} (confidence {incident.confidence:.2f}){link}</div>"
+    )
+
+
+def _gold_incidents(groups: Mapping[str, Iterable[str]], found: set[str], view: StoreView) -> str:
+    """One block per gold incident: its id, then its documents, each found or missed by the system."""
     blocks = [
-        f'<div class="incident"><b>{html.escape(i)}</b>'
-        + "".join(f"<div class='doc'>{html.escape(d)}</div>" for d in sorted(docs))
+        f"<div class='incident'><b>gold incident {html.escape(incident)}</b>"
+        + "".join(_document_line(d, "hit" if d in found else "missed", view) for d in sorted(docs))
         + "</div>"
-        for i, docs in groups.items()
+        for incident, docs in groups.items()
     ]
     return "".join(blocks) or "-"
 
 
-def _grouped(documents, doc_incidents: Mapping[str, tuple[str, float]]) -> str:
-    """The system's ``documents`` in blocks by the store's incident, each headed by the incident's id and
-    confidence ("?" for a document the store put in no incident)."""
+def _system_incidents(documents: Iterable[str], gold_documents: Iterable[str], view: StoreView) -> str:
+    """The system's documents in blocks by the store's incident (documents in none under "no incident"),
+    each document marked right or extra against the gold documents."""
+    gold = set(gold_documents)
     groups: dict[str, list[str]] = {}
     for doc in documents:
-        incident = doc_incidents.get(doc)
-        groups.setdefault("?" if incident is None else f"{incident[0]} (confidence {incident[1]:.2f})", []).append(doc)
-    return _incident_lines(groups)
+        groups.setdefault(view.incident_of.get(doc, ""), []).append(doc)
+    blocks = [
+        "<div class='incident'>"
+        + (_incident_heading(incident, view) if incident else "<b>no incident</b>")
+        + "".join(_document_line(d, "hit" if d in gold else "extra", view) for d in docs)
+        + "</div>"
+        for incident, docs in groups.items()
+    ]
+    return "".join(blocks) or "-"
+
+
+STYLE = (
+    "body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;margin:1em 0}"
+    "td,th{border:1px solid #ccc;padding:4px 6px;font-size:13px;vertical-align:top;text-align:left}"
+    "svg{margin:6px 14px 6px 0;vertical-align:top;overflow:visible}"
+    ".incident{margin:0 0 8px 0}.incident b{display:block}.facts{color:#444;font-size:12px}"
+    ".doc{padding-left:1em;font-size:12px}.id,.qid{font-family:monospace;font-size:10px;color:#777;"
+    "word-break:break-all}.date{color:#555}.hit{color:#1a7f37}.missed{color:#b42318}.extra{color:#b54708}"
+    ".legend span{margin-right:1em}@media (max-width:800px){body{margin:.5em}td,th{font-size:11px}}"
+)
 
 
 def write_report(
@@ -209,27 +273,26 @@ def write_report(
     gold: Mapping[str, GoldAnswer],
     system: Mapping[str, SystemAnswer],
     questions: Mapping[str, Question] | None,
-    doc_incidents: Mapping[str, tuple[str, float]] | None = None,
+    view: StoreView | None = None,
     prior=None,
 ) -> Path:
-    """Write ``folder/index.html``; return its path. ``doc_incidents`` gives each document's incident
-    (id, confidence) in the store, to show the system's documents grouped by incident; ``prior`` (an
-    ``AnswerPrior``) the answer prior shown beside S2 and S3."""
+    """Write ``folder/index.html`` and, when ``view`` gives Turtle, ``folder/incidents/ID.ttl`` for each incident
+    shown; return the page's path. ``view`` is what the report shows of the store (incidents beside the
+    system's documents); ``prior`` (an ``AnswerPrior``) the answer prior shown beside S2 and S3."""
+    view = view or StoreView()
     subtasks = scores.get("subtasks") or {str(scores.get("subtask", 2)): scores}
-    sections = [
-        _subtask_section(n, s, gold, system, questions or {}, doc_incidents or {}, prior)
-        for n, s in sorted(subtasks.items())
-    ]
+    sections = [_subtask_section(n, s, gold, system, questions or {}, view, prior) for n, s in sorted(subtasks.items())]
     page = (
-        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>kg-count evaluation</title><style>"
-        "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
-        "td,th{border:1px solid #ccc;padding:3px 6px;font-size:12px;vertical-align:top}"
-        "svg{margin:6px 14px 6px 0;vertical-align:top;overflow:visible}"
-        ".incident{margin:0 0 6px 0;font-family:monospace;font-size:11px;word-break:break-all}"
-        ".incident b{display:block}.doc{padding-left:1.2em}"
-        "</style></head><body><h1>kg-count evaluation</h1>" + "\n".join(sections) + "</body></html>"
+        "<!DOCTYPE html><html><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'><title>kg-count evaluation</title>"
+        f"<style>{STYLE}</style></head><body><h1>kg-count evaluation</h1>" + "\n".join(sections) + "</body></html>"
     )
-    path = Path(folder) / "index.html"
+    folder = Path(folder)
+    if view.turtle is not None:
+        for incident_id in sorted(view.shown):
+            with atomic_writer(folder / "incidents" / f"{incident_id}.ttl") as out:
+                out.write(view.turtle(incident_id))
+    path = folder / "index.html"
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_writer(path) as out:
         out.write(page)

@@ -1,6 +1,6 @@
 """How sure we are that a candidate incident is a distinct real incident that answers a question.
 
-One logistic regression (``kg_count/incidents/models/incident_match.json``, a ``LinearModel`` over
+One logistic regression (``kg_count/models/incident_match.json``, a ``LinearModel`` over
 named binary features) scores a candidate. Its features come in two parts:
 
 - incident evidence (``incident_features``), read from the reports an incident rests on when the
@@ -24,20 +24,19 @@ import logging
 import math
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Iterable, Sequence
 
 from kg_count.geography import city_standing_for
 from kg_count.incidents.answer_prior import AnswerPrior
 from kg_count.nlp.participants import PARTICIPATING_ROLES
 from kg_count.learning.linear_model import LinearModel, logit
-from kg_count.settings import sections_trained_otherwise, settings
+from kg_count.learning.model_files import load_model, model_path
+from kg_count.settings import settings
 
 logger = logging.getLogger(__name__)
 TRAINED_SECTIONS = ("clustering", "confidence")
 
-MODEL_PATH = Path(__file__).with_name("models") / "incident_match.json"
+MODEL_PATH = model_path("incident_match")
 FOLLOW_UP_WORDS = frozenset(
     {
         "arrest",
@@ -100,7 +99,7 @@ class IncidentModel(LinearModel):
     missed_rate: dict[str, float] = field(default_factory=dict)
     answer_prior: AnswerPrior = field(default_factory=AnswerPrior)
 
-    retrain = "scripts/train_incident_model.py"
+    retrain = "kg-count train incidents"
 
     def to_json(self) -> dict:
         """The LinearModel's JSON with the missed rates and the settings the model was trained with
@@ -297,25 +296,6 @@ def most_probable(distribution: Sequence[float]) -> int:
 
 
 def shipped_model() -> IncidentModel:
-    """The trained model shipped with the package (``kg_count/incidents/models/``), read once per
-    version of the file; a warning is logged when it was trained with other settings than those in force."""
-    stamp = MODEL_PATH.stat().st_mtime_ns if MODEL_PATH.exists() else 0
-    _warn_when_trained_otherwise(stamp, *(getattr(settings(), name) for name in TRAINED_SECTIONS))
-    return _model_of_file(stamp)
-
-
-@lru_cache(maxsize=2)
-def _model_of_file(stamp: int) -> IncidentModel:
-    return IncidentModel.load(MODEL_PATH)
-
-
-@lru_cache(maxsize=8)
-def _warn_when_trained_otherwise(stamp: int, *sections) -> None:
-    model = _model_of_file(stamp)
-    differing = sections_trained_otherwise(model.trained_with, TRAINED_SECTIONS)
-    if differing:
-        logger.warning(
-            "the incident-match model was trained with other [%s] settings; retrain it with %s",
-            "], [".join(differing),
-            model.retrain,
-        )
+    """The incident-match model shipped with the package (``kg_count/models/incident_match.json``), read by the
+    one model loader, which warns when it was trained with other settings than those in force."""
+    return load_model("incident_match", IncidentModel.from_json)

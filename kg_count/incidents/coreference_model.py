@@ -1,9 +1,9 @@
 """The learned same-incident model: a LinearModel over pair features (``pair_features``), shipped as JSON.
 
-``kg_count/incidents/models/coreference.json`` holds the weights, the bias, the two merge thresholds
+``kg_count/models/coreference.json`` holds the weights, the bias, the two merge thresholds
 (a pair's probability to start a merge; the mean probability over every pair across two groups to
 allow it) and the settings it was trained with (L2 weight, training sets, the [clustering] section).
-``scripts/train_coreference_model.py`` retrains it. The file is hashed into the incident fingerprint.
+``kg-count train coreference`` retrains it. The file is hashed into the incident fingerprint.
 """
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ from __future__ import annotations
 import dataclasses
 import logging
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from kg_count.learning.linear_model import LinearModel
-from kg_count.settings import sections_trained_otherwise, settings
+from kg_count.learning.model_files import load_model, model_path
+from kg_count.settings import settings
 
 logger = logging.getLogger(__name__)
 
-COREFERENCE_MODEL_PATH = Path(__file__).with_name("models") / "coreference.json"
+COREFERENCE_MODEL_PATH = model_path("coreference")
 
 
 @dataclass
@@ -29,7 +29,7 @@ class CoreferenceModel(LinearModel):
 
     group_threshold: float = 0.5
 
-    retrain = "scripts/train_coreference_model.py"
+    retrain = "kg-count train coreference"
 
     def to_json(self) -> dict:
         """The LinearModel's JSON with the group threshold and the training settings."""
@@ -50,18 +50,7 @@ class CoreferenceModel(LinearModel):
         return [f"{name} ({weight:+.2f})" for weight, name in weighed[:top] if weight]
 
 
-@lru_cache(maxsize=4)
-def _load(path: str, stamp: float) -> CoreferenceModel:
-    model = CoreferenceModel.load(path)
-    if sections_trained_otherwise(model.trained_with, ("clustering",)):
-        logger.warning(
-            "the coreference model was trained with other [clustering] settings; retrain it with %s", model.retrain
-        )
-    return model
-
-
-def shipped_coreference_model(path: Path = COREFERENCE_MODEL_PATH) -> CoreferenceModel:
-    """The coreference model in ``path`` (default: the shipped one), read once per file version; SetupError
-    naming the file when it is missing or broken."""
-    stamp = path.stat().st_mtime if path.exists() else 0.0
-    return _load(str(path), stamp)
+def shipped_coreference_model(path: Path | None = None) -> CoreferenceModel:
+    """The coreference model in ``path`` (default: the shipped ``kg_count/models/coreference.json``), read by the
+    one model loader; SetupError naming the file when it is missing or broken."""
+    return load_model("coreference", CoreferenceModel.from_json, path)

@@ -132,12 +132,3 @@ def list_incidents(store: GraphStore, event_type: str | None, place: str | None,
     footer = f"{len(shown)} of {len(lines)} incidents shown"
     footer += "" if len(shown) == len(lines) else " (--limit 0 for all)"
     return "\n".join([header, *shown, footer])
-
-
-def document_incidents(store: GraphStore) -> dict[str, tuple[str, float]]:
-    """Each document's incident in the store's incident graph (built first when stale): the incident's
-    id and its confidence (that it is a distinct real incident)."""
-    ensure_incidents(store)
-    return {
-        str(r.docId): (str(r.incidentId), float(r.confidence)) for r in store.query(read_query("document_incidents"))
-    }

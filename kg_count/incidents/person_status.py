@@ -18,14 +18,14 @@ the incident graph (``kgc:participantProbability``, ``kgc:killedProbability``,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
 from kg_count.learning.linear_model import LinearModel
+from kg_count.learning.model_files import load_model, model_path
 from kg_count.nlp.participants import PARTICIPATING_ROLES
 
-PERSON_STATUS_PATH = Path(__file__).with_name("models") / "person_status.json"
+PERSON_STATUS_PATH = model_path("person_status")
 STATUSES = ("killed", "injured")
 OUTPUTS = ("participant", *STATUSES)
 
@@ -92,16 +92,11 @@ class PersonStatusModel:
             return cls.from_json(read_json(path))
         except (KeyError, TypeError, ValueError) as error:
             raise SetupError(
-                f"{path}: not a person-status model ({error}); retrain it with scripts/train_person_status_model.py"
+                f"{path}: not a person-status model ({error}); retrain it with `kg-count train person-status`"
             ) from None
 
 
 def shipped_person_status_model() -> PersonStatusModel:
-    """The model shipped with the package, read once per version of the file."""
-    stamp = PERSON_STATUS_PATH.stat().st_mtime_ns if PERSON_STATUS_PATH.exists() else 0
-    return _model_of_file(stamp)
-
-
-@lru_cache(maxsize=2)
-def _model_of_file(stamp: int) -> PersonStatusModel:
-    return PersonStatusModel.load(PERSON_STATUS_PATH)
+    """The person-status model shipped with the package (``kg_count/models/person_status.json``), read by the
+    one model loader."""
+    return load_model("person_status", PersonStatusModel.from_json)

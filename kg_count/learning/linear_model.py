@@ -74,7 +74,7 @@ class LinearModel:
         score = self.logit(features, vector, blocks)
         return 1.0 / (1.0 + math.exp(-max(-35.0, min(35.0, score))))
 
-    retrain = "scripts/train_qa_models.py"
+    retrain = "kg-count train"
 
     def to_json(self) -> dict:
         """The model as a JSON object: bias, threshold(s), the weights that are not zero, the settings it

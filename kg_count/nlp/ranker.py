@@ -1,38 +1,31 @@
 """The learned extraction models and how they choose a document's incident date, place and counts.
 
-``kg_count/nlp/models/extraction.json`` holds one logistic model (kg_count.learning.linear_model) per
+``kg_count/models/extraction.json`` holds one logistic model (kg_count.learning.linear_model) per
 slot: ``follow_up`` scores whether the document reports a later event (arrest, trial, funeral, ...),
 ``date``, ``state``, ``city``, ``killed`` and ``injured`` score each candidate value of a document
 (kg_count.nlp.*_candidates) as the incident's; the best-scored candidate is kept. The follow-up
 probability is a feature of the date candidates, so a follow-up's own date is not taken for the
-incident's. ``scripts/train_extraction_model.py`` retrains the file from gva-train.
+incident's. ``kg-count train extraction`` retrains the file from gva-train.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib.resources import files
-from pathlib import Path
 from typing import Callable, Sequence
 
-from kg_count.errors import SetupError
 from kg_count.geography import gazetteer
 from kg_count.learning.linear_model import LinearModel
+from kg_count.learning.model_files import load_model
 from kg_count.nlp.features import Candidate
 from kg_count.nlp.place_candidates import PlaceCandidates, city_in_state_features
 from kg_count.nlp.places import Place
 from kg_count.nlp.times import IncidentDate
-from kg_count.settings import ExtractionSettings, settings
 
 logger = logging.getLogger(__name__)
 
 SLOTS = ("follow_up", "date", "state", "city", "killed", "injured")
-MODEL_FILE = ("kg_count.nlp.models", "extraction.json")
 COUNT_ANCHOR = "value:"
-RETRAIN = "scripts/train_extraction_model.py"
 TRAINED_WITH = ("ranker_l2", "follow_up_days", "dct_candidate_days")  # the [extraction] settings a model depends on
 CROSSED = (
     "before_dct",
@@ -89,50 +82,10 @@ class ExtractionModels:
         return cls({slot: LinearModel.from_json(data["models"][slot]) for slot in SLOTS}, dict(data["trained_with"]))
 
 
-def read_models(text: str, source: str) -> ExtractionModels:
-    """Parse a model file's text; SetupError naming ``source`` when it is broken."""
-    try:
-        return ExtractionModels.from_json(json.loads(text))
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
-        raise SetupError(f"{source}: cannot read the extraction models ({error}); retrain with {RETRAIN}") from None
-
-
 def shipped_models() -> ExtractionModels:
-    """The models shipped with the package (read once); a warning is logged when they were trained with
-    other [extraction] settings (TRAINED_WITH) than those in force."""
-    models = _read_shipped()
-    _warn_when_trained_otherwise(settings().extraction)
-    return models
-
-
-@lru_cache(maxsize=1)
-def _read_shipped() -> ExtractionModels:
-    package, name = MODEL_FILE
-    try:
-        text = files(package).joinpath(name).read_text(encoding="utf-8")
-    except (OSError, ModuleNotFoundError) as error:
-        raise SetupError(f"{package}/{name}: missing ({error}); retrain with {RETRAIN}") from None
-    return read_models(text, f"{package}/{name}")
-
-
-@lru_cache(maxsize=8)
-def _warn_when_trained_otherwise(extraction: ExtractionSettings) -> None:
-    trained_with = _read_shipped().trained_with
-    differing = sorted(key for key in TRAINED_WITH if trained_with.get(key) != getattr(extraction, key))
-    if differing:
-        logger.warning(
-            "the extraction models were trained with other [extraction] %s; retrain them with %s",
-            ", ".join(differing),
-            RETRAIN,
-        )
-
-
-def save_models(models: ExtractionModels, path: Path) -> None:
-    """Write the models as JSON, atomically."""
-    from kg_count.io.atomic import atomic_writer
-
-    with atomic_writer(path) as handle:
-        json.dump(models.to_json(), handle, indent=0, sort_keys=True)
+    """The extraction models shipped with the package (``kg_count/models/extraction.json``), read by the one
+    model loader (``kg_count.learning.model_files``), which warns when they were trained with other settings."""
+    return load_model("extraction", ExtractionModels.from_json)
 
 
 def follow_up_band(probability: float) -> str:

@@ -1,7 +1,7 @@
 """The pipeline version: a hash of everything that decides what a document's record says.
 
 It covers the [extraction] settings, the source of the extraction modules, the lexicon and
-gazetteer files they read, the learned extraction models (kg_count/nlp/models/extraction.json),
+gazetteer files they read, the learned extraction models (kg_count/models/extraction.json),
 the task's synsets and the installed spaCy model's name and version.
 The record cache keys and each document graph's content hash include it, so a change to any of
 these re-extracts the documents, and nothing else does.
@@ -32,6 +32,7 @@ from kg_count.nlp import (
     record,
     times,
 )
+from kg_count.learning.model_files import model_path
 from kg_count.settings import ExtractionSettings, settings, stage_fingerprint
 
 EXTRACTION_MODULES = (
@@ -58,7 +59,6 @@ DATA_FILES = (
     ("kg_count.ontology", "frames.ttl"),
     ("kg_count.resources", "ap_states.tsv"),
     ("kg_count.resources", "dbpedia_bare_cities.txt"),
-    ranker.MODEL_FILE,
 )
 VERSION_LENGTH = 16
 
@@ -76,6 +76,7 @@ def installed_model() -> str:
 @lru_cache(maxsize=4)
 def _version(extraction: ExtractionSettings) -> str:
     data = [files(package).joinpath(name).read_text(encoding="utf-8") for package, name in DATA_FILES]
+    data.append(model_path("extraction").read_text(encoding="utf-8"))
     synsets = repr(sorted(task.event_synsets().items()))
     return stage_fingerprint((extraction,), EXTRACTION_MODULES, *data, synsets, installed_model())[:VERSION_LENGTH]
 

@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Iterable
 
 from kg_count.qa.features import crossed, event_features, pair_features, pair_vector
-from kg_count.qa.models import QAModels
+from kg_count.qa.model_set import QAModels
 from kg_count.qa.passage import PassageEvent, find_events, parse
 from kg_count.qa.passage_graph import PassageGraph
 from kg_count.settings import settings

@@ -98,7 +98,7 @@ class AnswerRanker:
 
     weights: np.ndarray
     threshold: float = 0.5
-    retrain = "benchmarks/measure_qa.py, then copy OUT/answer_ranker.json into kg_count/qa/models/"
+    retrain = "kg-count train qa"
 
     @classmethod
     def confidence_only(cls) -> AnswerRanker:
@@ -131,25 +131,30 @@ class AnswerRanker:
                 break
         return answers
 
+    def to_json(self) -> dict:
+        """The ranker as a JSON object: its features, weights and threshold."""
+        return {
+            "features": list(FEATURES),
+            "weights": [round(float(w), 6) for w in self.weights],
+            "threshold": self.threshold,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> AnswerRanker:
+        """The ranker as ``to_json`` wrote it; ValueError when its features are not this version's."""
+        if data["features"] != list(FEATURES):
+            raise ValueError("its features are not this version's")
+        return cls(np.array(data["weights"], dtype=float), float(data["threshold"]))
+
     def save(self, path: str | Path) -> None:
         """Write the ranker as JSON, atomically."""
-        write_json_atomic(
-            path,
-            {
-                "features": list(FEATURES),
-                "weights": [round(float(w), 6) for w in self.weights],
-                "threshold": self.threshold,
-            },
-        )
+        write_json_atomic(path, self.to_json())
 
     @classmethod
     def load(cls, path: str | Path) -> AnswerRanker:
         """Read a ranker file; SetupError naming it when it is missing, broken or has other features."""
         try:
-            data = read_json(path)
-            if data["features"] != list(FEATURES):
-                raise ValueError("its features are not this version's")
-            return cls(np.array(data["weights"], dtype=float), float(data["threshold"]))
+            return cls.from_json(read_json(path))
         except (InputError, ValueError, KeyError, TypeError) as error:
             raise SetupError(f"{path}: cannot read the answer ranker ({error}); retrain with {cls.retrain}") from None
 

@@ -64,7 +64,7 @@ def _questions(dataset: str, path: Path):
 def run_answer(args: argparse.Namespace) -> int:
     """``kg-count qa torque|ester``: answer every question of a file and write the predictions."""
     from kg_count.qa import ester, torque
-    from kg_count.qa.models import shipped_models
+    from kg_count.qa.model_set import shipped_models
 
     questions = _questions(args.dataset, args.input)
     models = shipped_models()
@@ -122,7 +122,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 def run_graph(args: argparse.Namespace) -> int:
     """``kg-count qa graph``: print one passage's event graph as Turtle."""
     from kg_count.qa.analysis import analyse_passage
-    from kg_count.qa.models import shipped_models
+    from kg_count.qa.model_set import shipped_models
 
     questions = _questions(args.dataset, args.input)
     key = (lambda q: q.passage_id) if args.dataset == "torque" else (lambda q: str(q.index))

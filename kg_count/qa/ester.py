@@ -9,7 +9,7 @@ from kg_count.qa.analysis import AnalysedPassage, analyse_passage, by_passage
 from kg_count.qa.answer_ranking import AnswerRanker, Candidate, QuestionCandidates
 from kg_count.qa.anchors import find_anchor, question_lemmas
 from kg_count.qa.features import crossed, pair_features, pair_vector
-from kg_count.qa.models import QAModels
+from kg_count.qa.model_set import QAModels
 from kg_count.qa.passage import PassageEvent, parse
 from kg_count.qa.questions import SemanticQuestion, parse_semantic_question
 from kg_count.qa.readers import EsterQuestion

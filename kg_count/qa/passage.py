@@ -1,7 +1,7 @@
 """Events of a passage: triggers, tense, aspect, modality, status, arguments and phrase.
 
 Triggers are chosen by a learned token classifier (``models/triggers.json``, trained on the
-passages' trigger annotations, see scripts/train_qa_models.py) over features of the spaCy parse;
+passages' trigger annotations, see ``kg-count train qa``) over features of the spaCy parse;
 the descriptions of each event are rules over that parse.
 """
 

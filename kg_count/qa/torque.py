@@ -10,7 +10,7 @@ from kg_count.progress import progress
 from kg_count.qa.analysis import AnalysedPassage, analyse_passage, by_passage, status_features
 from kg_count.qa.anchors import find_anchor
 from kg_count.qa.features import crossed, pair_features, pair_vector
-from kg_count.qa.models import QAModels
+from kg_count.qa.model_set import QAModels
 from kg_count.qa.passage import PassageEvent, parse
 from kg_count.qa.questions import TemporalQuestion, parse_temporal_question
 from kg_count.qa.readers import TorqueQuestion

@@ -203,7 +203,7 @@ def train_models(data: TrainingData, keep: Callable[[str], bool] = lambda key: T
 
     from kg_count.learning.linear_model import train
     from kg_count.qa.analysis import STATUSES, TEMPORAL_RELATIONS
-    from kg_count.qa.models import SCORERS, QAModels
+    from kg_count.qa.model_set import SCORERS, QAModels
     from kg_count.settings import settings
 
     chosen_settings = settings().qa_training

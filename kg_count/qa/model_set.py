@@ -1,21 +1,17 @@
-"""The shipped QA models, loaded once; each carries its decision thresholds and the [qa_training]
-settings it was fitted with (a warning is logged when those in force differ)."""
+"""The set of QA models a passage is read with, and the shipped set; each scorer carries its decision
+thresholds and the [qa_training] settings it was fitted with."""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 
 from kg_count.learning.linear_model import LinearModel
+from kg_count.learning.model_files import load_model
 from kg_count.qa.answer_ranking import AnswerRanker
-from kg_count.settings import sections_trained_otherwise
 
 logger = logging.getLogger(__name__)
-MODEL_DIR = Path(__file__).with_name("models")
 SCORERS = ("triggers", "temporal", "status", "semantic")
-ANSWER_RANKER = MODEL_DIR / "answer_ranker.json"
 
 
 @dataclass
@@ -34,14 +30,8 @@ class QAModels:
         return any(m is not None and m.blocks for m in (self.triggers, self.temporal, self.status, self.semantic))
 
 
-@lru_cache(maxsize=1)
 def shipped_models() -> QAModels:
-    """The models in ``kg_count/qa/models/`` (SetupError naming a missing one)."""
-    models = QAModels(
-        *(LinearModel.load(MODEL_DIR / f"{name}.json") for name in SCORERS), AnswerRanker.load(ANSWER_RANKER)
-    )
-    if any(sections_trained_otherwise(getattr(models, name).trained_with, ("qa_training",)) for name in SCORERS):
-        logger.warning(
-            "the QA models were trained with other [qa_training] settings; retrain them with %s", LinearModel.retrain
-        )
-    return models
+    """The QA models shipped in ``kg_count/models/`` (``qa_*.json``), read by the one model loader (SetupError
+    naming a missing one; a warning when they were trained with other settings)."""
+    scorers = (load_model(f"qa_{name}", LinearModel.from_json) for name in SCORERS)
+    return QAModels(*scorers, load_model("qa_answer_ranker", AnswerRanker.from_json))

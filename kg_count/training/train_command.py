@@ -1,0 +1,219 @@
+"""``kg-count train``: every shipped model retrained from the shared data, in the order they depend on each other.
+
+The targets and what each reads (``DATA`` is the shared data folder, ``../shared/data`` by default):
+
+- ``extraction``: gva-train's articles against their incidents' records -> ``extraction.json``;
+- ``coreference``: gold incidents of SemEval trial and test-dev and of gva-train, over their built stores
+  -> ``coreference.json``;
+- ``incidents``: the incident-match model with its answer prior, from trial's and test-dev's questions with
+  gold over their stores (incidents grouped by the shipped coreference model) -> ``incident_match.json``;
+- ``person-status``: gva-train's participant records over its store -> ``person_status.json``;
+- ``qa``: the four passage scorers from TORQUE, ESTER and TimeBank, and the ESTER answer ranker fitted on
+  their cross-validated candidates -> ``qa_*.json``;
+- ``all``: each of these in that order (extraction first: the stores the others read are built with it).
+
+The stores are built under the work folder (``--work``, default ``~/.cache/kg_count/train``) by the same
+build as ``kg-count build``, so an interrupted run resumes and a second run reuses them. Each model is
+written atomically into the models folder and recorded in its manifest (``kg_count.learning.model_files``)
+with the hashes of its training data and settings and its cross-validated scores.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from kg_count.errors import InputError
+from kg_count.learning.model_files import data_sha256, save_model
+from kg_count.progress import status
+
+logger = logging.getLogger(__name__)
+
+TARGETS = ("extraction", "coreference", "incidents", "person-status", "qa")
+TASK_SETS = ("trial", "test-dev")
+COREFERENCE_L2 = 1.0  # fixed before measuring; benchmarks/measure_incidents.py --cv measures the procedure
+
+
+@dataclass(frozen=True)
+class TrainingPlace:
+    """Where training reads and writes: the shared data folder, the work folder (stores, parse caches), the
+    models folder written to, the build's worker count, and which SemEval sets the coreference and
+    incident-match models learn from (``("trial",)`` gives the model that never saw test-dev)."""
+
+    data: Path
+    work: Path
+    models_dir: Path | None = None
+    workers: int = 1
+    task_sets: tuple[str, ...] = TASK_SETS
+
+    @property
+    def gva(self) -> Path:
+        """The gva-train folder (articles.jsonl, incidents.jsonl)."""
+        return self.data / "gva-train"
+
+    def task(self, name: str) -> Path:
+        """A SemEval-2018 Task 5 folder (``trial``, ``test-dev``)."""
+        return self.data / "semeval2018-task5" / name
+
+    def store(self, name: str) -> Path:
+        """The work folder's store of a document set (``trial``, ``test-dev``, ``gva-train``)."""
+        return self.work / "stores" / name
+
+
+def default_work_folder() -> Path:
+    """``$KG_COUNT_CACHE/train``, or ``~/.cache/kg_count/train``."""
+    return Path(os.environ.get("KG_COUNT_CACHE", Path.home() / ".cache" / "kg_count")) / "train"
+
+
+def _require(*paths: Path) -> None:
+    for path in paths:
+        if not path.exists():
+            raise InputError("training data not found (is --data the shared data folder?)", path)
+
+
+def _built_store(place: TrainingPlace, name: str) -> Path:
+    """The store of a document set, built or brought up to date (resumable, records cached)."""
+    from kg_count.graph.loader import build_store
+
+    docs = place.gva / "articles.jsonl" if name == "gva-train" else place.task(name) / "docs.conll"
+    _require(docs)
+    store = place.store(name)
+    status(f"building the {name} store ({store})")
+    summary = build_store(docs, store, workers=place.workers)
+    logger.info("%s store: %s", name, "; ".join(summary.lines()[:1]))
+    return store
+
+
+def train_extraction(place: TrainingPlace) -> Path:
+    """Fit the extraction models on gva-train (parses cached in the work folder); cross-validated accuracies
+    by incident in the manifest."""
+    from kg_count.settings import settings
+    from kg_count.training.extraction_model import cross_validate, fit, load_items
+
+    _require(place.gva / "articles.jsonl", place.gva / "incidents.jsonl")
+    place.work.mkdir(parents=True, exist_ok=True)
+    status("parsing gva-train's articles (cached after the first run)")
+    items = load_items(place.gva, place.work / "gva_docs.spacy")
+    extraction = settings().extraction
+    status("cross-validating the extraction models by incident")
+    scores = cross_validate(items, extraction.ranker_l2, extraction.follow_up_days)
+    models = fit(items, extraction.ranker_l2, extraction.follow_up_days)
+    data = {"gva-train": data_sha256(place.gva / "articles.jsonl", place.gva / "incidents.jsonl")}
+    return save_model("extraction", models, place.models_dir, data, {"cross_validated_by_incident": scores})
+
+
+def train_coreference(place: TrainingPlace) -> Path:
+    """Fit the same-incident model on every candidate pair of trial's, test-dev's and gva-train's gold
+    documents, thresholds chosen for B³ over the tasks' gold documents."""
+    import dataclasses
+
+    from kg_count.settings import settings
+    from kg_count.training.coreference_model import fit_and_tune, labelled_sets
+
+    tasks = [(str(place.task(name)), str(_built_store(place, name))) for name in place.task_sets]
+    gva = [(str(place.gva / "articles.jsonl"), str(_built_store(place, "gva-train")))]
+    status("fitting the coreference model")
+    sets, _ = labelled_sets(tasks, gva)
+    examples = [example for labelled in sets for example in labelled.examples()]
+    model = fit_and_tune(examples, [(labelled, None) for labelled in sets if labelled.name != "gva"], COREFERENCE_L2)
+    model.trained_with = {
+        "l2": COREFERENCE_L2,
+        "examples": {labelled.name: len(labelled.examples()) for labelled in sets},
+        "clustering": dataclasses.asdict(settings().clustering),
+    }
+    data = {name: data_sha256(place.task(name)) for name in place.task_sets}
+    data["gva-train"] = data_sha256(place.gva / "articles.jsonl")
+    scores = {"threshold": model.threshold, "group_threshold": model.group_threshold}
+    return save_model("coreference", model, place.models_dir, data, scores)
+
+
+def train_incidents(place: TrainingPlace) -> Path:
+    """Fit the incident-match model and its answer prior on trial's and test-dev's questions with gold; its
+    settings (L2 weight, document threshold, prior weights) chosen by inner cross-validation by state."""
+    from kg_count.training.incident_model import fit, labelled_tasks
+
+    tasks = [(place.task(name), _built_store(place, name)) for name in place.task_sets]
+    status("fitting the incident-match model")
+    questions, gold, candidates = labelled_tasks(tasks)
+    model, chosen = fit(candidates, gold, questions)
+    data = {name: data_sha256(place.task(name)) for name in place.task_sets}
+    return save_model("incident_match", model, place.models_dir, data, {"chosen_by_inner_cross_validation": chosen})
+
+
+def train_person_status(place: TrainingPlace) -> Path:
+    """Fit the person-status model on gva-train's participant records; cross-validated accuracies by archive
+    incident in the manifest."""
+    from kg_count.graph.store import GraphStore
+    from kg_count.training.person_status_model import fit_person_status, person_examples
+
+    store = _built_store(place, "gva-train")
+    status("fitting the person-status model")
+    with GraphStore(store) as graph_store:
+        examples = person_examples(graph_store, place.gva / "articles.jsonl", place.gva / "incidents.jsonl")
+    model, chosen = fit_person_status(examples)
+    data = {"gva-train": data_sha256(place.gva / "articles.jsonl", place.gva / "incidents.jsonl")}
+    return save_model("person_status", model, place.models_dir, data, chosen)
+
+
+def qa_training_files(data: Path) -> tuple[Path, list[Path], Path]:
+    """(TORQUE file, ESTER training files, TimeBank folder) under the shared data folder."""
+    return (
+        data / "torque" / "dev-part.json",
+        [data / "ester" / "final_train_ans_gen_500completed.json", data / "ester" / "final_test_ans_gen.json"],
+        data / "timebank",
+    )
+
+
+def train_qa(place: TrainingPlace) -> Path:
+    """Fit the four passage scorers on all the QA training data, and the ESTER answer ranker on the candidates
+    of 5-fold cross-validation by passage; the cross-validated scores in the manifest."""
+    from kg_count.qa.readers import read_ester, read_torque, read_torque_clusters
+    from kg_count.qa.scoring import ester_scores, torque_scores
+    from kg_count.qa.training import collect, cross_validate, matres_f1, nested_ranker_predictions, train_models
+
+    torque_path, ester_paths, timebank = qa_training_files(place.data)
+    original = place.data / "ester" / "final_train_ans_gen_500original.json"
+    _require(torque_path, *ester_paths, timebank, original)
+    status("reading the QA training passages")
+    training = collect(torque_path, ester_paths, timebank)
+    torque_questions = read_torque(torque_path)
+    clusters_path = torque_path.with_name("dev-part_question_clustering.json")
+    clusters = read_torque_clusters(clusters_path) if clusters_path.exists() else None
+    ester_questions = {path: read_ester(path) for path in (original, ester_paths[1])}
+    status("cross-validating the QA models by passage (5 folds)")
+    folds = cross_validate(training, torque_questions, ester_questions)
+    nested, ranker = nested_ranker_predictions(ester_questions, folds["ester_candidates"], 5)
+    scores = {
+        "torque": torque_scores(torque_questions, folds["torque"], clusters),
+        "ester": {path.name: ester_scores(ester_questions[path], nested[path]) for path in ester_questions},
+        "matres": matres_f1(folds["matres"]),
+    }
+    status("fitting the QA models on every passage")
+    models = train_models(training)
+    data = {"qa": data_sha256(torque_path, *ester_paths, original, timebank)}
+    for name in ("triggers", "temporal", "status", "semantic"):
+        save_model(f"qa_{name}", getattr(models, name), place.models_dir, data, {"cross_validated": scores})
+    return save_model("qa_answer_ranker", ranker, place.models_dir, data, {"cross_validated": scores["ester"]})
+
+
+TRAINERS: dict[str, Callable[[TrainingPlace], Path]] = {
+    "extraction": train_extraction,
+    "coreference": train_coreference,
+    "incidents": train_incidents,
+    "person-status": train_person_status,
+    "qa": train_qa,
+}
+
+
+def train(target: str, place: TrainingPlace) -> list[str]:
+    """Run one target (or ``all``, every target in dependency order); return what each wrote, as lines."""
+    chosen = TARGETS if target == "all" else (target,)
+    lines = []
+    for name in chosen:
+        status(f"training {name}")
+        written = TRAINERS[name](place)
+        lines.append(f"{name}: {written}")
+    return lines
