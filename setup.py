@@ -8,11 +8,8 @@ from setuptools import find_namespace_packages, setup
 
 DATA_FOLDERS = {"kg_count.ontology": "ontology", "kg_count.queries": "queries"}
 PACKAGE_DATA = {
-    "kg_count": ["default_settings.toml"],
+    "kg_count": ["default_settings.toml", "models/*.json"],
     "kg_count.resources": ["lexnames", "*.tsv", "*.txt"],
-    "kg_count.qa.model_set": ["*"],
-    "kg_count.incidents.models": ["*"],
-    "kg_count.nlp.models": ["*.json"],
 }
 
 
@@ -26,7 +23,7 @@ def data_packages() -> dict[str, str]:
 
 
 setup(
-    packages=find_namespace_packages(include=["kg_count*"]) + list(data_packages()),
+    packages=find_namespace_packages(include=["kg_count*"], exclude=["kg_count.models"]) + list(data_packages()),
     package_dir=data_packages(),
     package_data={**PACKAGE_DATA, **{name: ["*.rq", "*.ttl"] for name in data_packages()}},
 )

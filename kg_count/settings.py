@@ -33,6 +33,7 @@ class BatchSettings:
 
     documents: int
     batches_per_worker: int
+    flush_every: int
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,11 @@ class ExtractionSettings:
     ranker_l2: float
     dct_candidate_days: int
     follow_up_days: int
+    follow_up_high: float
+    follow_up_mid: float
+    dateline_words: int
+    dateline_sentences: int
+    dateline_sentence_words: int
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,9 @@ class ClusteringSettings:
     date_slack_days: int
     state_bridge_rarity: float
     rarity_prior: float
+    stated_day_slack_days: int
+    stated_week_slack_days: int
+    title_cosine_edges: tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -128,6 +137,21 @@ class QATrainingSettings:
 
 
 @dataclass(frozen=True)
+class TrainingSettings:
+    """How ``kg-count train`` fits the models: the search grids, penalties and iteration limits; recorded in
+    the manifest for the models they shape."""
+
+    max_iterations: int
+    coreference_l2: float
+    incident_l2_grid: tuple[float, ...]
+    person_status_l2_grid: tuple[float, ...]
+    answer_ranker_l2: float
+    answer_ranker_iterations: int
+    extra_answer_grid: tuple[float, ...]
+    torque_threshold_grid: tuple[float, ...]
+
+
+@dataclass(frozen=True)
 class Settings:
     """Every stage's settings."""
 
@@ -138,6 +162,11 @@ class Settings:
     answering: AnsweringSettings
     reading: ReadingSettings
     qa_training: QATrainingSettings
+    training: TrainingSettings
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _typed(section_type: type, values: dict, where: str):
@@ -152,6 +181,11 @@ def _typed(section_type: type, values: dict, where: str):
     typed = {}
     for name, value in values.items():
         kind = names[name].type
+        if kind == "tuple[float, ...]":
+            if not isinstance(value, list) or not all(_is_number(v) for v in value):
+                raise SetupError(f"{where}: setting {name!r} must be a list of numbers, not {value!r}")
+            typed[name] = tuple(float(v) for v in value)
+            continue
         if kind == "float" and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if type(value).__name__ != kind:
@@ -210,16 +244,9 @@ def settings() -> Settings:
     return _load_stamped(override, (status.st_mtime_ns, status.st_size))
 
 
-def sections_trained_otherwise(trained_with: dict[str, dict], names: tuple[str, ...]) -> list[str]:
-    """The names among ``names`` of the settings sections in force that differ from those a model
-    records in ``trained_with`` (a section the model does not record is taken as the same)."""
-    current = settings()
-    return sorted(
-        name
-        for name in names
-        if trained_with.get(name, dataclasses.asdict(getattr(current, name)))
-        != dataclasses.asdict(getattr(current, name))
-    )
+def section_record(section) -> dict:
+    """A settings section as a model records it: a plain dictionary as JSON reads it back (lists, not tuples)."""
+    return json.loads(json.dumps(dataclasses.asdict(section)))
 
 
 def code_fingerprint(source: str) -> str:

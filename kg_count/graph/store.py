@@ -16,6 +16,7 @@ import pyoxigraph
 from oxrdflib import OxigraphStore
 from rdflib import Dataset, Graph, URIRef
 
+from kg_count.settings import settings
 from kg_count.errors import InputError, StoreError
 from kg_count.graph.document_graph import document_graph, document_iri
 from kg_count.graph.endpoint import SparqlEndpoint
@@ -25,7 +26,6 @@ from kg_count.graph.results import readable_graph, simple_literal
 from kg_count.nlp.record import DocumentRecord
 
 StoreLocation = Path | str
-FLUSH_EVERY = 500
 STORE_MARKER = "kg_count.store"
 URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
@@ -137,12 +137,12 @@ class GraphStore:
             self.dataset.remove_graph(graph.identifier)
             self.dataset.addN((s, p, o, graph.identifier) for s, p, o in graph)
             self.writes += 1
-            if self.writes % FLUSH_EVERY == 0:
+            if self.writes % settings().batch.flush_every == 0:
                 self.flush()
         return len(graph)
 
     def flush(self) -> None:
-        """Write the embedded store's buffered writes to disk. Called every FLUSH_EVERY graphs: without
+        """Write the embedded store's buffered writes to disk. Called every ``[batch] flush_every`` graphs: without
         it a build's memory grew by about 200 MB per 1,000 documents; with it, it stays flat."""
         if not self.remote:
             self._oxigraph.flush()

@@ -18,7 +18,6 @@ weights of its match features, so the graph holds the incident part and SPARQL r
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import logging
 import math
@@ -31,7 +30,7 @@ from kg_count.incidents.answer_prior import AnswerPrior
 from kg_count.nlp.participants import PARTICIPATING_ROLES
 from kg_count.learning.linear_model import LinearModel, logit
 from kg_count.learning.model_files import load_model, model_path
-from kg_count.settings import settings
+from kg_count.settings import section_record, settings
 
 logger = logging.getLogger(__name__)
 TRAINED_SECTIONS = ("clustering", "confidence")
@@ -124,7 +123,7 @@ class IncidentModel(LinearModel):
 def training_settings() -> dict[str, dict]:
     """The settings sections the model's training depends on (the incidents it saw), as plain dicts."""
     current = settings()
-    return {name: dataclasses.asdict(getattr(current, name)) for name in TRAINED_SECTIONS}
+    return {name: section_record(getattr(current, name)) for name in TRAINED_SECTIONS}
 
 
 def bucket(value: float, edges: Sequence[float]) -> str:

@@ -8,14 +8,13 @@ allow it) and the settings it was trained with (L2 weight, training sets, the [c
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 from kg_count.learning.linear_model import LinearModel
 from kg_count.learning.model_files import load_model, model_path
-from kg_count.settings import settings
+from kg_count.settings import section_record, settings
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +35,7 @@ class CoreferenceModel(LinearModel):
         return {
             **super().to_json(),
             "group_threshold": round(self.group_threshold, 4),
-            "settings": self.trained_with or {"clustering": dataclasses.asdict(settings().clustering)},
+            "settings": self.trained_with or {"clustering": section_record(settings().clustering)},
         }
 
     @classmethod

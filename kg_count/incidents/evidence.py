@@ -75,9 +75,11 @@ def date_interval(report: Report) -> tuple[dt.date, dt.date]:
     if report.certainty == "dct":
         return day - dt.timedelta(days=settings().clustering.days_before_dct), day
     if report.granularity == "day":
-        return day - dt.timedelta(days=1), day + dt.timedelta(days=1)
+        slack = dt.timedelta(days=settings().clustering.stated_day_slack_days)
+        return day - slack, day + slack
     if report.granularity == "week":
-        return day - dt.timedelta(days=7), day + dt.timedelta(days=7)
+        slack = dt.timedelta(days=settings().clustering.stated_week_slack_days)
+        return day - slack, day + slack
     if report.granularity == "month":
         return day.replace(day=1), day.replace(day=calendar.monthrange(day.year, day.month)[1])
     return day.replace(month=1, day=1), day.replace(month=12, day=31)

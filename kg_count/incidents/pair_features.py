@@ -34,9 +34,6 @@ class Similarity:
     lead_rarity: dict[str, float] | None = None
 
 
-COSINE_EDGES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
-
-
 def shared_rarities(a: str, b: str, rarity: dict[str, float] | None) -> list[float]:
     """The rarity of each content word texts ``a`` and ``b`` share (none without rarities)."""
     if not rarity:
@@ -145,7 +142,7 @@ def _text_features(a: Report, b: Report, similarity: Similarity) -> list[str]:
             features.append(f"{part}:rarest_shared:{bucket(max(shared, default=0.0), edges)}")
             features.append(f"{part}:rare_shared:{min(sum(x >= 5 for x in shared), 3)}")
     if similarity.title is not None:
-        features.append(f"title:cosine:{bucket(similarity.title, COSINE_EDGES)}")
+        features.append(f"title:cosine:{bucket(similarity.title, settings().clustering.title_cosine_edges)}")
     follow = sum(has_follow_up_title(r.title) for r in (a, b))
     features.append(f"title:follow_up:{follow}")
     return features

@@ -21,6 +21,7 @@ import numpy as np
 
 from kg_count.errors import SetupError
 from kg_count.io.atomic import atomic_writer
+from kg_count.settings import settings
 
 
 def logit(probability: float, floor: float = 1e-9) -> float:
@@ -139,7 +140,7 @@ def train(
     min_count: int = 2,
     vectors: np.ndarray | None = None,
     dense_l2: float = 10.0,
-    max_iterations: int = 300,
+    max_iterations: int | None = None,
 ) -> LinearModel:
     """Fit a model on ``Example``s (or ``(features, label)`` pairs); features seen fewer than
     ``min_count`` times are dropped. ``vectors`` holds the rows examples point to; each block gets
@@ -202,7 +203,14 @@ def train(
         return value, np.concatenate(gradient)
 
     size = sparse_size + len(block_names) * dimension + 1
-    theta = minimize(loss, np.zeros(size), jac=True, method="L-BFGS-B", options={"maxiter": max_iterations}).x
+    iterations = max_iterations or settings().training.max_iterations
+    theta = minimize(
+        loss,
+        np.zeros(size),
+        jac=True,
+        method="L-BFGS-B",
+        options={"maxiter": iterations},
+    ).x
     model = LinearModel({f: float(theta[i]) for f, i in column.items()}, float(theta[-1]))
     if block_names:
         dense = theta[sparse_size:-1].reshape(len(block_names), dimension)

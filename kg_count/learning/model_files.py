@@ -10,7 +10,6 @@ with, or when the file is not the one the manifest records.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -22,7 +21,7 @@ from typing import Callable, Protocol, TypeVar
 
 from kg_count.errors import SetupError
 from kg_count.io.atomic import atomic_writer, read_json, write_json_atomic
-from kg_count.settings import settings
+from kg_count.settings import section_record, settings
 
 logger = logging.getLogger(__name__)
 
@@ -41,15 +40,15 @@ class ModelSpec:
 
 
 SHIPPED = {
-    "extraction": ModelSpec("extraction.json", "extraction", ("extraction",)),
-    "coreference": ModelSpec("coreference.json", "coreference", ("clustering",)),
-    "incident_match": ModelSpec("incident_match.json", "incidents", ("clustering", "confidence")),
-    "person_status": ModelSpec("person_status.json", "person-status", ()),
-    "qa_triggers": ModelSpec("qa_triggers.json", "qa", ("qa_training",)),
-    "qa_temporal": ModelSpec("qa_temporal.json", "qa", ("qa_training",)),
-    "qa_status": ModelSpec("qa_status.json", "qa", ("qa_training",)),
-    "qa_semantic": ModelSpec("qa_semantic.json", "qa", ("qa_training",)),
-    "qa_answer_ranker": ModelSpec("qa_answer_ranker.json", "qa", ("reading",)),
+    "extraction": ModelSpec("extraction.json", "extraction", ("extraction", "training")),
+    "coreference": ModelSpec("coreference.json", "coreference", ("clustering", "training")),
+    "incident_match": ModelSpec("incident_match.json", "incidents", ("clustering", "confidence", "training")),
+    "person_status": ModelSpec("person_status.json", "person-status", ("training",)),
+    "qa_triggers": ModelSpec("qa_triggers.json", "qa", ("qa_training", "training")),
+    "qa_temporal": ModelSpec("qa_temporal.json", "qa", ("qa_training", "training")),
+    "qa_status": ModelSpec("qa_status.json", "qa", ("qa_training", "training")),
+    "qa_semantic": ModelSpec("qa_semantic.json", "qa", ("qa_training", "training")),
+    "qa_answer_ranker": ModelSpec("qa_answer_ranker.json", "qa", ("reading", "training")),
 }
 
 
@@ -77,7 +76,7 @@ def retrain_command(name: str) -> str:
 def settings_record(sections: tuple[str, ...]) -> dict[str, dict]:
     """The settings sections in force, by name, as plain dictionaries."""
     current = settings()
-    return {section: dataclasses.asdict(getattr(current, section)) for section in sections}
+    return {section: section_record(getattr(current, section)) for section in sections}
 
 
 def _hash_json(data: object) -> str:

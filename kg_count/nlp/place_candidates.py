@@ -21,11 +21,9 @@ from kg_count.nlp.places import (
     place_names,
     state_mentions,
 )
+from kg_count.settings import settings
 
 SENTENCE_BOUNDS = (0, 1, 2, 4, 8)
-DATELINE_WORDS = 40
-DATELINE_SENTENCES = 15  # a dateline may open any of the first body sentences (after page furniture)
-DATELINE_SENTENCE_WORDS = 12
 ABBREVIATIONS = {"Twp": "Township", "Twp.": "Township", "Ft.": "Fort", "Mt.": "Mount"}
 CITY_SOURCES = {"dateline", "pair", "place", "loose", "rule"}
 POPULATION_BOUNDS = (0, 10000, 100000)
@@ -70,7 +68,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     """The candidates of a spaCy doc whose body starts at token ``body_start``, with the place the
     hand-written order of evidence chooses (kg_count.nlp.places.find_place) as ``rule``, a feature of
     its values.
-    Datelines are looked for at the start of the body and of each of its first DATELINE_SENTENCES
+    Datelines are looked for at the start of the body and of each of its first ``[extraction] dateline_sentences``
     sentences. A state's features say how many of the candidate cities the gazetteer has in it; a city's whether
     it is named in a sentence of ``event_sentences`` (those that mention a typed event)."""
     words = [t.text for t in doc]
@@ -88,7 +86,8 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         top = max(votes.values())
         for code, number in votes.items():
             merge(states, code, count_features("named", number) | ({"most_named"} if number == top else set()))
-    found = dateline(words[body_start : body_start + DATELINE_WORDS])
+    limits = settings().extraction
+    found = dateline(words[body_start : body_start + limits.dateline_words])
     if found and found.city:
         merge(cities, _city_name(found.city), {"dateline", "dateline_state" if found.state else "dateline_bare"})
         if found.state:
@@ -98,9 +97,9 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
             if resolved:
                 merge(states, resolved, {"dateline_city_state"})
     for n, start in enumerate(s.start for s in doc[body_start:].sents if body_start < len(doc)):
-        if n >= DATELINE_SENTENCES:
+        if n >= limits.dateline_sentences:
             break
-        late = dateline(words[start : start + DATELINE_SENTENCE_WORDS])
+        late = dateline(words[start : start + limits.dateline_sentence_words])
         if late and late.city:
             where = {"sentence_dateline", f"sentence_dateline:{bucket(n, (0, 2, 5))}"}
             merge(cities, _city_name(late.city), where)

@@ -21,6 +21,7 @@ from kg_count.nlp.features import Candidate
 from kg_count.nlp.place_candidates import PlaceCandidates, city_in_state_features
 from kg_count.nlp.places import Place
 from kg_count.nlp.times import IncidentDate
+from kg_count.settings import settings
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +91,14 @@ def shipped_models() -> ExtractionModels:
 
 def follow_up_band(probability: float) -> str:
     """The band of a follow-up probability that date candidates are crossed with."""
-    return "fu:high" if probability >= 0.6 else "fu:mid" if probability >= 0.3 else "fu:low"
+    bands = settings().extraction
+    return (
+        "fu:high"
+        if probability >= bands.follow_up_high
+        else "fu:mid"
+        if probability >= bands.follow_up_mid
+        else "fu:low"
+    )
 
 
 def count_features(candidate: Candidate) -> set[str]:

@@ -32,6 +32,7 @@ from kg_count.nlp import (
     record,
     times,
 )
+from kg_count.errors import SetupError
 from kg_count.learning.model_files import model_path
 from kg_count.settings import ExtractionSettings, settings, stage_fingerprint
 
@@ -76,7 +77,10 @@ def installed_model() -> str:
 @lru_cache(maxsize=4)
 def _version(extraction: ExtractionSettings) -> str:
     data = [files(package).joinpath(name).read_text(encoding="utf-8") for package, name in DATA_FILES]
-    data.append(model_path("extraction").read_text(encoding="utf-8"))
+    try:
+        data.append(model_path("extraction").read_text(encoding="utf-8"))
+    except OSError:
+        raise SetupError(f"{model_path('extraction')}: missing; retrain it with `kg-count train extraction`") from None
     synsets = repr(sorted(task.event_synsets().items()))
     return stage_fingerprint((extraction,), EXTRACTION_MODULES, *data, synsets, installed_model())[:VERSION_LENGTH]
 

@@ -23,6 +23,7 @@ from kg_count.io.atomic import read_json, write_json_atomic
 from kg_count.learning.linear_model import logit
 from kg_count.qa.readers import EsterQuestion
 from kg_count.qa.scoring import ester_question_scores, holds_gold_trigger
+from kg_count.settings import settings
 
 RELATIONS = ("causes", "conditions", "counterfactual", "subEventOf", "coreferent")
 DISTANCE_RANKS = 5
@@ -37,7 +38,6 @@ FEATURES = (
     *(f"{relation}&{side}" for relation in RELATIONS for side in ("before", "after")),
     "phrase_words/10",
 )
-EXTRA_ANSWER_GRID = tuple(round(0.1 * i, 1) for i in range(1, 10)) + (1.01,)  # 1.01: one answer only
 
 
 @dataclass
@@ -106,7 +106,7 @@ class AnswerRanker:
         without a fitted ranker, such as those of a cross-validation fold)."""
         weights = np.zeros(len(FEATURES))
         weights[0] = 1.0
-        return cls(weights, EXTRA_ANSWER_GRID[-1])
+        return cls(weights, settings().training.extra_answer_grid[-1])
 
     def probabilities(self, question: QuestionCandidates) -> np.ndarray:
         """Each candidate's probability of being the best answer."""
@@ -159,10 +159,15 @@ class AnswerRanker:
             raise SetupError(f"{path}: cannot read the answer ranker ({error}); retrain with {cls.retrain}") from None
 
 
-def fit_ranker(groups: Sequence[tuple[np.ndarray, np.ndarray]], l2: float = 1e-3, iterations: int = 300) -> np.ndarray:
+def fit_ranker(
+    groups: Sequence[tuple[np.ndarray, np.ndarray]], l2: float | None = None, iterations: int | None = None
+) -> np.ndarray:
     """Weights maximising the mean log-likelihood of the right candidates, each group a question's
     (features, 0/1 right) with at least one right candidate; gradient ascent from trusting the
-    confidence alone."""
+    confidence alone. ``l2`` and ``iterations`` default to the [training] settings."""
+    fitting = settings().training
+    l2 = fitting.answer_ranker_l2 if l2 is None else l2
+    iterations = fitting.answer_ranker_iterations if iterations is None else iterations
     weights = AnswerRanker.confidence_only().weights
     usable = [(x, y / y.sum()) for x, y in groups if y.sum() > 0]
     if not usable:
@@ -178,7 +183,7 @@ def fit_ranker(groups: Sequence[tuple[np.ndarray, np.ndarray]], l2: float = 1e-3
 def train_ranker(pairs: Sequence[tuple[EsterQuestion, QuestionCandidates]], limit: int) -> AnswerRanker:
     """A ranker fitted on questions with gold triggers and their (cross-validated) candidates: a
     candidate is right when its phrase holds a gold trigger. The further-answer threshold is the
-    EXTRA_ANSWER_GRID value with the highest mean token F1 over the questions with answer phrases
+    ``[training] extra_answer_grid`` value with the highest mean token F1 over the questions with answer phrases
     (ties to the lowest); ``limit`` answers at most."""
     labelled = [(q, c) for q, c in pairs if c is not None and c.candidates and q.gold_triggers]
     groups = [
@@ -191,5 +196,6 @@ def train_ranker(pairs: Sequence[tuple[EsterQuestion, QuestionCandidates]], limi
         ranker.threshold = threshold
         return sum(ester_question_scores(ranker.answers(c, limit), q)["f1"] for q, c in phrased)
 
-    ranker.threshold = max(EXTRA_ANSWER_GRID, key=lambda t: (mean_f1(t), -t)) if phrased else EXTRA_ANSWER_GRID[-1]
+    grid = settings().training.extra_answer_grid
+    ranker.threshold = max(grid, key=lambda t: (mean_f1(t), -t)) if phrased else grid[-1]
     return ranker

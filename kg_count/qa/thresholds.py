@@ -12,16 +12,16 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from kg_count.qa.readers import TorqueQuestion
 from kg_count.qa.scoring import torque_question_scores
+from kg_count.settings import settings
 
 if TYPE_CHECKING:
     from kg_count.qa.torque import Candidates
-
-GRID = tuple(round(0.1 + 0.05 * i, 2) for i in range(15))  # 0.10 … 0.80
 
 
 def choose_thresholds(questions: Iterable[TorqueQuestion], candidates: dict) -> dict[str, float]:
     """``{asked: threshold}`` from ``candidates`` (``{passageID: {question: Candidates | None}}``)
     and the questions' gold answers."""
+    grid = settings().training.torque_threshold_grid
     by_asked = defaultdict(list)
     for q in questions:
         found = (candidates.get(q.passage_id) or {}).get(q.question)
@@ -29,7 +29,7 @@ def choose_thresholds(questions: Iterable[TorqueQuestion], candidates: dict) -> 
             by_asked[found.asked].append((q, found))
     return {
         asked: max(
-            GRID,
+            grid,
             key=lambda t: (sum(sum(torque_question_scores(c.spans(t), q)) for q, c in pairs), -abs(t - 0.5)),
         )
         for asked, pairs in sorted(by_asked.items())

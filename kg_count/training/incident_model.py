@@ -19,6 +19,7 @@ from kg_count.incidents.confidence import IncidentModel
 from kg_count.io.answers import GoldAnswer, read_gold_answers
 from kg_count.io.questions import Question, read_questions
 from kg_count.geography import parse_city_iri, state_iri
+from kg_count.settings import settings
 
 if TYPE_CHECKING:
     from kg_count.graph.store import GraphStore
@@ -129,7 +130,6 @@ def question_candidates(
 
 
 DOC_THRESHOLDS = tuple(round(0.05 * n, 2) for n in range(1, 20))
-L2_GRID = (0.3, 1.0, 3.0, 10.0)
 
 
 def out_of_fold(candidates: Mapping[str, list[Candidate]], folds: Mapping[str, int], l2: float) -> dict[int, float]:
@@ -318,9 +318,10 @@ def fit(
         if not found or found[0].found is None or found[0].found.relax <= LOOSENING_RELAXATIONS
     }
     folds = question_folds({q: questions[q] for q in candidates}, inner_folds)
-    trials = {l2: out_of_fold(candidates, folds, l2) for l2 in L2_GRID}
+    grid = settings().training.incident_l2_grid
+    trials = {l2: out_of_fold(candidates, folds, l2) for l2 in grid}
     losses = {l2: _log_loss(candidates, p) for l2, p in trials.items()}
-    l2 = min(L2_GRID, key=lambda value: (losses[value], value))
+    l2 = min(grid, key=lambda value: (losses[value], value))
     threshold = document_threshold(candidates, golds, trials[l2], {q: questions[q].subtask for q in candidates})
     rates = missed_rates(candidates, golds, questions)
     for subtask, rate in list(rates.items()):

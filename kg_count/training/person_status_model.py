@@ -19,11 +19,10 @@ from typing import TYPE_CHECKING
 from kg_count.errors import InputError
 from kg_count.incidents.incident_graph import name_key
 from kg_count.incidents.person_status import OUTPUTS, STATUSES, PersonStatusModel, person_features
+from kg_count.settings import settings
 
 if TYPE_CHECKING:
     from kg_count.graph.store import GraphStore
-
-L2_GRID = (1.0, 3.0, 10.0, 30.0, 100.0)
 
 
 @dataclass(frozen=True)
@@ -141,9 +140,10 @@ def fit_person_status(examples: list[PersonExample]) -> tuple[PersonStatusModel,
     the accuracy of the extracted role (victim or suspect) and status alone."""
     from kg_count.learning.linear_model import train
 
-    trials = {l2: cross_validated(examples, l2) for l2 in L2_GRID}
+    grid = settings().training.person_status_l2_grid
+    trials = {l2: cross_validated(examples, l2) for l2 in grid}
     losses = {l2: log_loss(examples, held) for l2, held in trials.items()}
-    l2 = min(L2_GRID, key=lambda value: (losses[value], value))
+    l2 = min(grid, key=lambda value: (losses[value], value))
 
     def share(right: list[bool]) -> float:
         return round(100 * sum(right) / max(1, len(right)), 2)

@@ -34,7 +34,6 @@ logger = logging.getLogger(__name__)
 
 TARGETS = ("extraction", "coreference", "incidents", "person-status", "qa")
 TASK_SETS = ("trial", "test-dev")
-COREFERENCE_L2 = 1.0  # fixed before measuring; benchmarks/measure_incidents.py --cv measures the procedure
 
 
 @dataclass(frozen=True)
@@ -108,9 +107,8 @@ def train_extraction(place: TrainingPlace) -> Path:
 def train_coreference(place: TrainingPlace) -> Path:
     """Fit the same-incident model on every candidate pair of trial's, test-dev's and gva-train's gold
     documents, thresholds chosen for B³ over the tasks' gold documents."""
-    import dataclasses
 
-    from kg_count.settings import settings
+    from kg_count.settings import section_record, settings
     from kg_count.training.coreference_model import fit_and_tune, labelled_sets
 
     tasks = [(str(place.task(name)), str(_built_store(place, name))) for name in place.task_sets]
@@ -118,11 +116,12 @@ def train_coreference(place: TrainingPlace) -> Path:
     status("fitting the coreference model")
     sets, _ = labelled_sets(tasks, gva)
     examples = [example for labelled in sets for example in labelled.examples()]
-    model = fit_and_tune(examples, [(labelled, None) for labelled in sets if labelled.name != "gva"], COREFERENCE_L2)
+    l2 = settings().training.coreference_l2
+    model = fit_and_tune(examples, [(labelled, None) for labelled in sets if labelled.name != "gva"], l2)
     model.trained_with = {
-        "l2": COREFERENCE_L2,
+        "l2": l2,
         "examples": {labelled.name: len(labelled.examples()) for labelled in sets},
-        "clustering": dataclasses.asdict(settings().clustering),
+        "clustering": section_record(settings().clustering),
     }
     data = {name: data_sha256(place.task(name)) for name in place.task_sets}
     data["gva-train"] = data_sha256(place.gva / "articles.jsonl")
