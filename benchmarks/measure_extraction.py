@@ -24,7 +24,7 @@ from kg_count.nlp.pipeline import process
 from kg_count.nlp.record import DocumentRecord
 from kg_count.progress import progress
 from kg_count.settings import settings
-from kg_count.training.extraction_model import cross_validate, load_items, normal_place
+from kg_count.training.extraction_fitting import cross_validate, load_items, normal_place
 
 
 def score(records: list[DocumentRecord], articles: dict, incidents: dict) -> dict:

@@ -11,7 +11,7 @@ incident properties its questions ask: city, state, day/month/year, names) or th
 With ``--cv``, the learned coreference model is measured held out instead: test-dev gold
 incidents fall into 5 folds by state; each fold's documents are clustered (with the whole store) by
 a model fitted on the other folds and on every ``--train-task`` / ``--train-gva`` set, its
-thresholds chosen on the other folds and the train tasks (``kg_count.training.coreference_model``).
+thresholds chosen on the other folds and the train tasks (``kg_count.training.coreference_fitting``).
 Usage: python benchmarks/measure_incidents.py --store DIR (--task-dir DIR | --gva ARTICLES.jsonl)
        python benchmarks/measure_incidents.py --cv --store DIR --task-dir DIR [--train-task TASK_DIR STORE]
               [--train-gva ARTICLES STORE] [--folds 5] [--l2 1.0]
@@ -29,7 +29,7 @@ from kg_count.evaluate.coreference import bcub, blanc_counts
 from kg_count.graph.store import GraphStore
 from kg_count.incidents.materialise import incidents_of
 from kg_count.incidents.reports import reports_from_store
-from kg_count.training.coreference_model import Labelled, cross_validate, gold_from_gva, gold_from_task, labelled_sets
+from kg_count.training.coreference_fitting import Labelled, cross_validate, gold_from_gva, gold_from_task, labelled_sets
 
 
 def clustering_scores(gold: dict[str, str], system: dict[str, str]) -> dict:

@@ -43,9 +43,9 @@ def latency(torque_path: Path, ester_path: Path) -> dict:
     """Wall and CPU seconds answering whole files with the shipped models (a fresh passage cache)."""
     from kg_count.qa import ester, torque
     from kg_count.learning.encoder import load_encoder
-    from kg_count.qa.model_set import shipped_models
+    from kg_count.qa.model_set import shipped_qa_models
 
-    models = shipped_models()
+    models = shipped_qa_models()
     load_encoder()
     result = {}
     for name, questions, answer in (

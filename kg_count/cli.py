@@ -196,11 +196,11 @@ def _add_train(subparsers) -> None:
 
 def run_train(args: argparse.Namespace) -> int:
     """``kg-count train``: retrain the chosen models and print what was written."""
-    from kg_count.training.train_command import TrainingPlace, default_work_folder, train
+    from kg_count.training.train_command import TrainingPlace, default_work_folder, run_targets
 
     work = args.work or default_work_folder()
     place = TrainingPlace(args.data, work, args.models_dir, args.workers, tuple(args.task_sets))
-    print("\n".join(train(args.target, place)))
+    print("\n".join(run_targets(args.target, place)))
     return 0
 
 

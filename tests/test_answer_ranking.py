@@ -11,11 +11,11 @@ from kg_count.errors import SetupError
 from kg_count.qa.answer_ranking import (
     FEATURES,
     AnswerRanker,
-    Candidate,
+    AnswerCandidate,
     QuestionCandidates,
     fit_ranker,
     rank_features,
-    train_ranker,
+    train_answer_ranker,
 )
 from kg_count.qa.readers import EsterQuestion
 
@@ -27,9 +27,9 @@ def feature(matrix: np.ndarray, row: int, name: str) -> float:
 def test_features_say_how_confident_and_how_near_each_candidate_is():
     anchor = 100
     candidates = [
-        Candidate(300, 305, "far after", 0.9),
-        Candidate(90, 95, "just before", 0.5),
-        Candidate(120, 125, "just after", 0.2),
+        AnswerCandidate(300, 305, "far after", 0.9),
+        AnswerCandidate(90, 95, "just before", 0.5),
+        AnswerCandidate(120, 125, "just after", 0.2),
     ]
     matrix = rank_features(candidates, anchor, "causes")
     assert matrix.shape == (3, len(FEATURES))
@@ -52,7 +52,9 @@ def distractor_question(right_is_nearest: bool, seed: int) -> tuple[np.ndarray, 
     """Candidates whose confidence says nothing; the right one is the nearest to the anchor."""
     rng = np.random.default_rng(seed)
     offsets = rng.permutation([10, 40, 80, 160])
-    candidates = [Candidate(100 + int(o), 100 + int(o) + 3, "x", float(c)) for o, c in zip(offsets, rng.random(4))]
+    candidates = [
+        AnswerCandidate(100 + int(o), 100 + int(o) + 3, "x", float(c)) for o, c in zip(offsets, rng.random(4))
+    ]
     candidates.sort(key=lambda c: -c.confidence)
     question = QuestionCandidates("causes", 100, candidates)
     nearest = min(range(4), key=lambda i: candidates[i].begin)
@@ -71,7 +73,7 @@ def test_a_fitted_ranker_learns_what_the_confidence_misses():
     assert (alone.weights != 0).sum() == 1 and alone.threshold > 1
 
 
-def question_of(candidates: list[Candidate]) -> QuestionCandidates:
+def question_of(candidates: list[AnswerCandidate]) -> QuestionCandidates:
     return QuestionCandidates("causes", 0, candidates)
 
 
@@ -79,10 +81,10 @@ def test_answers_start_with_the_likeliest_and_keep_distinct_phrases_above_the_th
     weights = np.zeros(len(FEATURES))
     weights[0] = 1.0
     candidates = [
-        Candidate(10, 12, "the shooting", 0.99),
-        Candidate(20, 22, "The shooting", 0.98),
-        Candidate(30, 32, "a fire", 0.97),
-        Candidate(40, 42, "a storm", 0.01),
+        AnswerCandidate(10, 12, "the shooting", 0.99),
+        AnswerCandidate(20, 22, "The shooting", 0.98),
+        AnswerCandidate(30, 32, "a fire", 0.97),
+        AnswerCandidate(40, 42, "a storm", 0.01),
     ]
     ranker = AnswerRanker(weights, threshold=0.15)  # probabilities about 0.53, 0.26, 0.18, 0.00
     assert ranker.answers(question_of(candidates), limit=3) == ["the shooting", "a fire"]
@@ -97,16 +99,16 @@ def ester_question(index: int, triggers: tuple, texts: tuple = ()) -> EsterQuest
 
 
 def test_training_chooses_how_many_answers_score_best():
-    two_right = [Candidate(10, 12, "shot him", 0.6), Candidate(30, 32, "robbed a bank", 0.55)]
+    two_right = [AnswerCandidate(10, 12, "shot him", 0.6), AnswerCandidate(30, 32, "robbed a bank", 0.55)]
     pairs = [
         (ester_question(i, ("shot", "robbed"), ("shot him", "robbed a bank")), question_of(two_right)) for i in range(5)
     ]
-    ranker = train_ranker(pairs, limit=3)
+    ranker = train_answer_ranker(pairs, limit=3)
     assert ranker.threshold < 1
     assert sorted(ranker.answers(question_of(two_right), limit=3)) == ["robbed a bank", "shot him"]
-    one_right = [Candidate(10, 12, "shot him", 0.6), Candidate(30, 32, "a storm", 0.55)]
+    one_right = [AnswerCandidate(10, 12, "shot him", 0.6), AnswerCandidate(30, 32, "a storm", 0.55)]
     pairs = [(ester_question(i, ("shot",), ("shot him",)), question_of(one_right)) for i in range(5)]
-    assert train_ranker(pairs, limit=3).answers(question_of(one_right), limit=3) == ["shot him"]
+    assert train_answer_ranker(pairs, limit=3).answers(question_of(one_right), limit=3) == ["shot him"]
 
 
 def test_the_ranker_file_round_trips_and_a_stale_one_names_itself(tmp_path):
@@ -124,7 +126,7 @@ def test_the_ranker_file_round_trips_and_a_stale_one_names_itself(tmp_path):
 
 
 def test_the_shipped_ranker_loads_with_this_versions_features():
-    from kg_count.qa.model_set import shipped_models
+    from kg_count.qa.model_set import shipped_qa_models
 
-    ranker = shipped_models().answer_ranker
+    ranker = shipped_qa_models().answer_ranker
     assert ranker.weights.shape == (len(FEATURES),) and 0 < ranker.threshold <= 1.01

@@ -13,16 +13,15 @@ from kg_count.incidents.incident_graph import incident_graph
 from kg_count.graph.namespaces import KGC
 from kg_count.graph.store import GraphStore
 from kg_count.incidents.materialise import incidents_of
+from kg_count.answer.count_distribution import count_distribution, most_probable
 from kg_count.incidents.confidence import (
     IncidentModel,
-    count_distribution,
     match_features,
     match_probability,
-    most_probable,
     shipped_model,
     training_settings,
 )
-from kg_count.training.incident_model import Candidate, label_candidates, question_folds
+from kg_count.training.incident_fitting import IncidentCandidate, label_candidates, question_folds
 from kg_count.io.answers import GoldAnswer
 from kg_count.io.questions import parse_question
 from tests.test_incidents import DBR, MEMPHIS, report
@@ -45,10 +44,10 @@ def test_people_counts_weigh_each_incident_and_missed_ones_add():
 def test_only_the_best_match_of_a_gold_incident_is_a_positive():
     gold = GoldAnswer(2, {"g1": ["a", "b", "c"], "g2": ["d"]})
     found = [
-        Candidate("q", "i1", [], 0, ["a", "b"]),
-        Candidate("q", "i2", [], 0, ["c"]),
-        Candidate("q", "i3", [], 0, ["d"]),
-        Candidate("q", "i4", [], 0, ["x"]),
+        IncidentCandidate("q", "i1", [], 0, ["a", "b"]),
+        IncidentCandidate("q", "i2", [], 0, ["c"]),
+        IncidentCandidate("q", "i3", [], 0, ["d"]),
+        IncidentCandidate("q", "i4", [], 0, ["x"]),
     ]
     label_candidates(found, gold)
     assert [c.label for c in found] == [1, 0, 1, 0]
@@ -157,7 +156,7 @@ def test_measuring_reads_a_store_as_built_and_needs_its_incident_graph(tmp_path)
     from kg_count.errors import StoreError
     from kg_count.graph.store import GraphStore
     from kg_count.incidents.materialise import stored_fingerprint
-    from kg_count.training.incident_model import labelled_tasks
+    from kg_count.training.incident_fitting import labelled_tasks
 
     with GraphStore(tmp_path / "store"):
         pass
@@ -174,7 +173,7 @@ def test_reports_can_be_grouped_by_another_coreference_model(tmp_path):
 
     from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, shipped_coreference_model
     from kg_count.incidents.materialise import ensure_incidents, fingerprint, stored_fingerprint
-    from kg_count.training.incident_model import labelled_tasks
+    from kg_count.training.incident_fitting import labelled_tasks
 
     reports = [report("a"), report("b")]  # one shooting, same city and day
     assert len(incidents_of(reports)) == 1

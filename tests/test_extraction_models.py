@@ -10,10 +10,10 @@ from kg_count.errors import SetupError
 from kg_count.graph.document_graph import document_graph
 from kg_count.graph.namespaces import KGC
 from kg_count.nlp.pipeline import extract
-from kg_count.learning.model_files import load_model
-from kg_count.nlp.ranker import TRAINED_WITH, ExtractionModels, shipped_models
+from kg_count.learning.model_files import load_shipped_model
+from kg_count.nlp.extraction_models import TRAINED_WITH, ExtractionModels, shipped_extraction_models
 from kg_count.settings import settings
-from kg_count.training.extraction_model import cross_validate, fit, load_items
+from kg_count.training.extraction_fitting import cross_validate, fit, load_items
 from kg_count.training.gva import read_gold
 from tests.nlp_helpers import annotated
 
@@ -75,7 +75,7 @@ def test_the_follow_up_probability_is_in_the_document_graph():
 
 
 def test_the_shipped_models_say_how_they_were_trained():
-    trained_with = shipped_models().trained_with
+    trained_with = shipped_extraction_models().trained_with
     assert trained_with["articles"] > 1000
     extraction = settings().extraction
     assert {key: trained_with[key] for key in TRAINED_WITH} == {key: getattr(extraction, key) for key in TRAINED_WITH}
@@ -85,10 +85,10 @@ def test_a_broken_model_file_is_a_setup_error_naming_it(tmp_path):
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     with pytest.raises(SetupError, match="broken.json.*kg-count train extraction"):
-        load_model("extraction", ExtractionModels.from_json, broken)
+        load_shipped_model("extraction", ExtractionModels.from_json, broken)
     broken.write_text(json.dumps({"models": {}}))
     with pytest.raises(SetupError, match="broken.json"):
-        load_model("extraction", ExtractionModels.from_json, broken)
+        load_shipped_model("extraction", ExtractionModels.from_json, broken)
 
 
 INCIDENTS = [
@@ -144,7 +144,7 @@ def test_training_on_a_gva_folder_learns_its_values(gva, tmp_path):
     assert (tmp_path / "parses.spacy").exists()
     assert [i.doc_id for i in load_items(gva, tmp_path / "parses.spacy")] == [i.doc_id for i in items]
     models = fit(items, l2=0.1, follow_up_days=3)
-    from kg_count.nlp.ranker import choose
+    from kg_count.nlp.extraction_models import choose
 
     for item in items:
         choice = choose(models, item.candidates)
@@ -177,5 +177,5 @@ def test_models_trained_with_other_settings_are_used_with_a_warning(monkeypatch,
     path.write_text("[extraction]\nranker_l2 = 2.5\n")
     monkeypatch.setenv(SETTINGS_ENV, str(path))
     with caplog.at_level("WARNING", logger="kg_count"):
-        assert shipped_models().models["date"].weights
+        assert shipped_extraction_models().models["date"].weights
     assert "extraction model was trained with other [extraction] settings" in caplog.text

@@ -13,10 +13,10 @@ from kg_count.learning.model_files import (
     MANIFEST,
     SHIPPED,
     file_sha256,
-    load_model,
+    load_shipped_model,
     model_path,
     read_manifest,
-    save_model,
+    save_shipped_model,
 )
 from kg_count.settings import SETTINGS_ENV
 from tests.conftest import ROOT, SHARED_DATA
@@ -32,23 +32,23 @@ def test_every_shipped_model_is_in_the_manifest_as_it_is_on_disk():
 
 def test_saving_records_the_model_and_loading_gives_it_back(tmp_path):
     model = LinearModel({"a": 1.5}, -0.25)
-    path = save_model("qa_status", model, tmp_path, data={"qa": "abc"}, scores={"f1": 50.0})
+    path = save_shipped_model("qa_status", model, tmp_path, data={"qa": "abc"}, scores={"f1": 50.0})
     entry = read_manifest(tmp_path)["models"]["qa_status"]
     assert entry["sha256"] == file_sha256(path) and entry["data"] == {"qa": "abc"} and entry["scores"] == {"f1": 50.0}
     assert entry["trained_by"] == "kg-count train qa" and "qa_training" in entry["settings"]
-    assert load_model("qa_status", LinearModel.from_json, path) == model
+    assert load_shipped_model("qa_status", LinearModel.from_json, path) == model
 
 
 def test_a_model_trained_with_other_settings_or_edited_by_hand_warns_once(tmp_path, monkeypatch, caplog):
-    path = save_model("coreference", LinearModel({"a": 1.0}, 0.0), tmp_path)
+    path = save_shipped_model("coreference", LinearModel({"a": 1.0}, 0.0), tmp_path)
     with caplog.at_level("WARNING", logger="kg_count"):
-        load_model("coreference", LinearModel.from_json, path)
+        load_shipped_model("coreference", LinearModel.from_json, path)
         assert not caplog.records
         settings_file = tmp_path / "other.toml"
         settings_file.write_text("[clustering]\nsame_city = 2.5\n")
         monkeypatch.setenv(SETTINGS_ENV, str(settings_file))
-        load_model("coreference", LinearModel.from_json, path)
-        load_model("coreference", LinearModel.from_json, path)
+        load_shipped_model("coreference", LinearModel.from_json, path)
+        load_shipped_model("coreference", LinearModel.from_json, path)
     warnings = [r.getMessage() for r in caplog.records]
     assert warnings == [
         "the coreference model was trained with other [clustering] settings; retrain it with "
@@ -60,16 +60,16 @@ def test_a_model_trained_with_other_settings_or_edited_by_hand_warns_once(tmp_pa
     edited["bias"] = 0.5
     path.write_text(json.dumps(edited))
     with caplog.at_level("WARNING", logger="kg_count"):
-        assert load_model("coreference", LinearModel.from_json, path).bias == 0.5
+        assert load_shipped_model("coreference", LinearModel.from_json, path).bias == 0.5
     assert "not the one the manifest records" in caplog.text
 
 
 def test_a_missing_or_broken_model_names_the_file_and_the_command_that_retrains_it(tmp_path):
     with pytest.raises(SetupError, match="person_status.json.*missing.*kg-count train person-status"):
-        load_model("person_status", dict, tmp_path / "person_status.json")
+        load_shipped_model("person_status", dict, tmp_path / "person_status.json")
     (tmp_path / "qa_triggers.json").write_text("{")
     with pytest.raises(SetupError, match="qa_triggers.json.*kg-count train qa"):
-        load_model("qa_triggers", LinearModel.from_json, tmp_path / "qa_triggers.json")
+        load_shipped_model("qa_triggers", LinearModel.from_json, tmp_path / "qa_triggers.json")
 
 
 def test_a_broken_manifest_is_a_setup_error(tmp_path):

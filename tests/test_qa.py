@@ -11,8 +11,8 @@ from kg_count.cli import main
 from kg_count.errors import InputError
 from kg_count.qa import ester, torque
 from kg_count.qa.analysis import analyse_passage
-from kg_count.qa.model_set import shipped_models
-from kg_count.qa.questions import parse_semantic_question, parse_temporal_question
+from kg_count.qa.model_set import shipped_qa_models
+from kg_count.qa.question_parsing import parse_semantic_question, parse_temporal_question
 from kg_count.qa.readers import EsterQuestion, TorqueQuestion, read_ester, read_torque
 from kg_count.qa.scoring import ester_question_scores, set_f1, torque_question_scores, torque_scores
 from tests.conftest import SHARED_DATA
@@ -30,7 +30,7 @@ def span(word: str, text: str = PASSAGE) -> tuple[int, int]:
 
 @pytest.fixture(scope="module")
 def torque_passage():
-    return analyse_passage("p1", PASSAGE, shipped_models(), "torque")
+    return analyse_passage("p1", PASSAGE, shipped_qa_models(), "torque")
 
 
 def torque_file(tmp_path: Path) -> Path:
@@ -257,7 +257,7 @@ def test_passage_graph_holds_events_relations_and_status(torque_passage):
 
 
 def test_ester_passages_get_semantic_relations():
-    analysis = analyse_passage("p2", PASSAGE, shipped_models(), "ester")
+    analysis = analyse_passage("p2", PASSAGE, shipped_qa_models(), "ester")
     relations = {
         str(r["r"].value).rsplit("#", 1)[1]
         for r in analysis.graph.store.query(
@@ -272,7 +272,7 @@ def test_ester_passages_get_semantic_relations():
 
 
 def test_torque_answers_are_trigger_spans_of_the_passage(torque_passage):
-    models = shipped_models()
+    models = shipped_qa_models()
     finished = torque.answer_torque_question(torque_passage, "What events have already finished?", models)
     assert span("arrested") in finished
     before = torque.answer_torque_question(torque_passage, "What happened before the police arrested the man?", models)
@@ -282,7 +282,7 @@ def test_torque_answers_are_trigger_spans_of_the_passage(torque_passage):
 
 
 def test_torque_candidates_carry_every_confidence_and_the_answer_keeps_those_at_the_asked_threshold(torque_passage):
-    models = shipped_models()
+    models = shipped_qa_models()
     question = "What happened before the police arrested the man?"
     candidates = torque.torque_candidates(torque_passage, question)
     assert (candidates.asked, candidates.scorer) == ("before", "temporal")
@@ -298,8 +298,8 @@ def test_torque_candidates_carry_every_confidence_and_the_answer_keeps_those_at_
 
 
 def test_ester_answers_are_phrases_best_first():
-    analysis = analyse_passage("p2", PASSAGE, shipped_models(), "ester")
-    answers = ester.answer_ester_question(analysis, "Why did the police arrest the man?", shipped_models())
+    analysis = analyse_passage("p2", PASSAGE, shipped_qa_models(), "ester")
+    answers = ester.answer_ester_question(analysis, "Why did the police arrest the man?", shipped_qa_models())
     assert answers and all(a in PASSAGE for a in answers)
     assert "shot" in answers[0]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kg_count.qa.readers import TorqueQuestion
-from kg_count.qa.thresholds import choose_thresholds, predictions_with, threshold_from
+from kg_count.qa.thresholds import choose_torque_thresholds, predictions_with, threshold_from
 from kg_count.qa.torque import Candidates
 
 
@@ -24,7 +24,7 @@ def test_each_kind_of_question_gets_the_threshold_that_scores_best_on_it():
             "after 1?": Candidates("after", "temporal", ((2, 3, 0.3), (6, 7, 0.25), (0, 1, 0.1))),
         }
     }
-    chosen = choose_thresholds(questions, candidates)
+    chosen = choose_torque_thresholds(questions, candidates)
     assert 0.62 < chosen["before"] <= 0.75
     assert 0.1 < chosen["after"] <= 0.25
     predictions = predictions_with(candidates, threshold_from(chosen))
@@ -34,5 +34,5 @@ def test_each_kind_of_question_gets_the_threshold_that_scores_best_on_it():
 def test_ties_go_to_the_threshold_nearest_one_half_and_unknown_kinds_take_the_default():
     questions = [question("during?", ((0, 1),))]
     candidates = {"p": {"during?": Candidates("overlaps", "temporal", ((0, 1, 0.95),)), "other?": None}}
-    assert choose_thresholds(questions, candidates) == {"overlaps": 0.5}
+    assert choose_torque_thresholds(questions, candidates) == {"overlaps": 0.5}
     assert predictions_with(candidates, threshold_from({}, default=0.96)) == {"p": {"during?": [], "other?": []}}

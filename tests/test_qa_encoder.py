@@ -7,9 +7,9 @@ import pytest
 
 from kg_count.qa.analysis import analyse_passage
 from kg_count.learning.encoder import DIMENSION, load_encoder, model_zip
-from kg_count.qa.features import crossed, pair_features, pair_vector
+from kg_count.qa.relation_features import crossed, relation_pair_features, pair_vector
 from kg_count.learning.linear_model import Example, LinearModel, train
-from kg_count.qa.model_set import shipped_models
+from kg_count.qa.model_set import shipped_qa_models
 from kg_count.qa.passage import parse
 
 PASSAGE = (
@@ -67,14 +67,14 @@ def test_dense_blocks_are_learned_and_saved(tmp_path):
 
 @pytest.mark.parametrize("style, relation", [("torque", "before"), ("ester", "causes")])
 def test_graph_edges_carry_encoder_scored_confidences(style, relation):
-    models = shipped_models()
+    models = shipped_qa_models()
     assert models.uses_encoder
     analysis = analyse_passage("p", PASSAGE, models, style)
     assert analysis.vectors is not None and analysis.vectors.shape[0] == len(analysis.doc)
     events = {e.text: e for e in analysis.events}
     event, anchor = events["shot"], events["arrested"]
     scorer = models.temporal if style == "torque" else models.semantic
-    features = crossed(relation, pair_features(analysis.doc, event, anchor))
+    features = crossed(relation, relation_pair_features(analysis.doc, event, anchor))
     expected = scorer.probability(features, pair_vector(analysis.vectors, event, anchor), (relation,))
     assert expected != pytest.approx(scorer.probability(features), abs=1e-3)  # the encoder's share counts
     rows = {row.begin: row.confidence for row in analysis.graph.related(anchor, relation, 0.0)}

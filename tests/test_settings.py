@@ -98,10 +98,10 @@ def test_the_incident_model_records_its_settings_and_warns_when_others_are_in_fo
 def test_the_qa_models_record_their_settings_and_thresholds_and_warn_when_others_are_in_force(
     monkeypatch, tmp_path, caplog
 ):
-    from kg_count.qa.model_set import SCORERS, shipped_models
+    from kg_count.qa.model_set import SCORERS, shipped_qa_models
 
     trained = load_settings().qa_training
-    models = shipped_models()
+    models = shipped_qa_models()
     assert all(
         getattr(models, name).trained_with["qa_training"]["status_vector_l2"] == trained.status_vector_l2
         for name in SCORERS
@@ -111,10 +111,10 @@ def test_the_qa_models_record_their_settings_and_thresholds_and_warn_when_others
     assert models.temporal.threshold_for("overlaps") == trained.overlaps_threshold
     assert models.status.threshold_for("future") == trained.future_threshold
     with caplog.at_level("WARNING", logger="kg_count"):
-        shipped_models()
+        shipped_qa_models()
         assert not caplog.records
         use(monkeypatch, tmp_path, "[qa_training]\nsemantic_l2 = 3.0\n")
-        shipped_models()
+        shipped_qa_models()
     assert any("trained with other [qa_training] settings" in r.getMessage() for r in caplog.records)
 
 

@@ -75,9 +75,9 @@ PASSAGE = (
 @pytest.mark.parametrize("style", ["torque", "ester"])
 def test_passage_graphs_use_declared_terms_of_the_right_kind(style):
     from kg_count.qa.analysis import analyse_passage
-    from kg_count.qa.model_set import shipped_models
+    from kg_count.qa.model_set import shipped_qa_models
 
-    graph = analyse_passage("p1", PASSAGE, shipped_models(), style).graph.store
+    graph = analyse_passage("p1", PASSAGE, shipped_qa_models(), style).graph.store
     uses = {
         (row["p"].value, row["literal"].value == "true")
         for row in graph.query("SELECT DISTINCT ?p (isLiteral(?o) AS ?literal) WHERE { ?s ?p ?o }")

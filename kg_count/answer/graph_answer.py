@@ -33,13 +33,12 @@ from geopy.distance import geodesic
 from rdflib import XSD, Literal, URIRef
 
 from kg_count.incidents.incident_graph import name_key
+from kg_count.answer.count_distribution import count_distribution, most_probable
 from kg_count.incidents.confidence import (
     IncidentModel,
     context_features,
-    count_distribution,
     match_features,
     match_probability,
-    most_probable,
     shipped_model,
 )
 from kg_count.graph.namespaces import KGC

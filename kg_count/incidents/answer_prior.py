@@ -1,6 +1,6 @@
 """A prior over the answers of S2 and S3 questions, by question shape, learned from labelled questions.
 
-The evidence (the candidates' probabilities, ``confidence.count_distribution``) says how likely each
+The evidence (the candidates' probabilities, ``answer.count_distribution``) says how likely each
 count is given what the graph found; it does not know which answers questions of a kind have. In the
 task, a question with exactly one incident was made an S1 question, so S2 answers of 1 are rare, and
 broad questions (a state and a year) have large answers. The prior is a distribution over answers

@@ -29,7 +29,7 @@ from kg_count.geography import city_standing_for
 from kg_count.incidents.answer_prior import AnswerPrior
 from kg_count.nlp.participants import PARTICIPATING_ROLES
 from kg_count.learning.linear_model import LinearModel, logit
-from kg_count.learning.model_files import load_model, model_path
+from kg_count.learning.model_files import load_shipped_model, model_path
 from kg_count.settings import section_record, settings
 
 logger = logging.getLogger(__name__)
@@ -126,7 +126,7 @@ def training_settings() -> dict[str, dict]:
     return {name: section_record(getattr(current, name)) for name in TRAINED_SECTIONS}
 
 
-def bucket(value: float, edges: Sequence[float]) -> str:
+def interval_name(value: float, edges: Sequence[float]) -> str:
     """The name of the bin ``value`` falls in: ``<e0``, ``e0-e1`` ... ``>=eN``."""
     if value < edges[0]:
         return f"<{edges[0]:g}"
@@ -150,13 +150,13 @@ def has_follow_up_title(title: str) -> bool:
 def incident_features(incident, reports: Sequence) -> list[str]:
     """Evidence features of one reconciled incident (``reconcile.Incident``) and its reports."""
     docs = len(reports)
-    features = [f"docs:{bucket(docs, (2, 3, 5, 9))}", f"date:{incident.certainty}:{incident.granularity}"]
+    features = [f"docs:{interval_name(docs, (2, 3, 5, 9))}", f"date:{incident.certainty}:{incident.granularity}"]
     features.append(f"dated_docs:{_share(sum(r.certainty == 'text' for r in reports), docs)}")
     if incident.certainty == "text":
         agree = sum(r.certainty == "text" and r.date == incident.date for r in reports)
         features.append(f"date_agree:{_share(agree, docs)}")
         gap = min((r.dct - incident.date).days for r in reports)
-        features.append(f"dct_gap:{bucket(gap, (0, 2, 8, 31, 366))}")
+        features.append(f"dct_gap:{interval_name(gap, (0, 2, 8, 31, 366))}")
     follow = sum(has_follow_up_title(r.title) for r in reports)
     features.append(f"follow_up_titles:{_share(follow, docs)}")
     features.append("place:city" if incident.city_iri else "place:state" if incident.state_iri else "place:none")
@@ -165,11 +165,11 @@ def incident_features(incident, reports: Sequence) -> list[str]:
     if len(states) > 1:
         features.append("place:states_disagree")
     for name in ("killed", "injured"):
-        features.append(f"{name}:{bucket(getattr(incident, name), (1, 2, 4, 10))}")
+        features.append(f"{name}:{interval_name(getattr(incident, name), (1, 2, 4, 10))}")
     family = reports[0].family if reports else "none"
     features.append(f"family:{family}")
     named = [p for p in incident.people if p.role in PARTICIPATING_ROLES]
-    features.append(f"named:{bucket(len(named), (1, 2, 4))}")
+    features.append(f"named:{interval_name(len(named), (1, 2, 4))}")
     if len(incident.types) > 1:
         features.append("types:several")
     return features
@@ -214,18 +214,18 @@ def match_features(
         if kinds == {"other"}:
             features.append("name_role:only_other")
         if took_part is not None:
-            features.append(f"name_took_part:{bucket(took_part, (0.2, 0.4, 0.6, 0.8))}")
+            features.append(f"name_took_part:{interval_name(took_part, (0.2, 0.4, 0.6, 0.8))}")
     if question.event_type == "killing":
-        features.append(f"fit:killed:{bucket(killed, (1, 2, 4))}")
+        features.append(f"fit:killed:{interval_name(killed, (1, 2, 4))}")
     elif question.event_type == "injuring":
-        features.append(f"fit:injured:{bucket(injured, (1, 2, 4))}:killed:{bucket(killed, (1,))}")
+        features.append(f"fit:injured:{interval_name(injured, (1, 2, 4))}:killed:{interval_name(killed, (1,))}")
     return features
 
 
 def context_features(candidates: Sequence) -> list[list[str]]:
     """Features of each candidate among all candidates of one question: how many there are
     (broad questions gather more false incidents)."""
-    size = f"context:candidates:{bucket(len(candidates), (2, 4, 8, 16))}"
+    size = f"context:candidates:{interval_name(len(candidates), (2, 4, 8, 16))}"
     return [[size] for _ in candidates]
 
 
@@ -260,41 +260,7 @@ def match_probability(model: LinearModel, confidence: float, features: Iterable[
     return 1.0 / (1.0 + math.exp(-max(-35.0, min(35.0, score))))
 
 
-def count_distribution(
-    probabilities: Sequence[float], sizes: Sequence[int] | None = None, missed: float = 0.0, cap: int = 400
-) -> list[float]:
-    """The distribution of ``sum(size_i * X_i) + M`` for independent ``X_i ~ Bernoulli(p_i)`` and
-    ``M ~ Poisson(missed)`` (what the query did not find).
-
-    With ``sizes`` None every size is 1 (a Poisson-binomial: the number of incidents). Sums above
-    ``cap`` are folded into ``cap``. Returns the probabilities of 0 ... the largest sum.
-    """
-    sizes = [1] * len(probabilities) if sizes is None else [min(max(int(s), 0), cap) for s in sizes]
-    distribution = [1.0]
-    for p, size in zip(probabilities, sizes):
-        longer = distribution + [0.0] * size
-        mixed = [value * (1 - p) for value in longer]
-        for total, value in enumerate(distribution):
-            mixed[min(total + size, cap)] += value * p
-        distribution = mixed[: cap + 1]
-    if missed > 0:
-        poisson = [math.exp(-missed)]
-        while len(poisson) <= cap and (len(poisson) <= missed or poisson[-1] > 1e-9):
-            poisson.append(poisson[-1] * missed / len(poisson))
-        total = [0.0] * min(cap + 1, len(distribution) + len(poisson) - 1)
-        for n, a in enumerate(distribution):
-            for m, b in enumerate(poisson[: len(total) - n]):
-                total[n + m] += a * b
-        distribution = total
-    return distribution
-
-
-def most_probable(distribution: Sequence[float]) -> int:
-    """The mode of a distribution over 0, 1, 2 ...; the smaller value on ties."""
-    return max(range(len(distribution)), key=lambda n: (distribution[n], -n))
-
-
 def shipped_model() -> IncidentModel:
     """The incident-match model shipped with the package (``kg_count/models/incident_match.json``), read by the
     one model loader, which warns when it was trained with other settings than those in force."""
-    return load_model("incident_match", IncidentModel.from_json)
+    return load_shipped_model("incident_match", IncidentModel.from_json)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kg_count.learning.linear_model import LinearModel
-from kg_count.learning.model_files import load_model, model_path
+from kg_count.learning.model_files import load_shipped_model, model_path
 from kg_count.settings import section_record, settings
 
 logger = logging.getLogger(__name__)
@@ -52,4 +52,4 @@ class CoreferenceModel(LinearModel):
 def shipped_coreference_model(path: Path | None = None) -> CoreferenceModel:
     """The coreference model in ``path`` (default: the shipped ``kg_count/models/coreference.json``), read by the
     one model loader; SetupError naming the file when it is missing or broken."""
-    return load_model("coreference", CoreferenceModel.from_json, path)
+    return load_shipped_model("coreference", CoreferenceModel.from_json, path)

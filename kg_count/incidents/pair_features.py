@@ -18,7 +18,7 @@ from typing import Sequence
 
 from rapidfuzz import fuzz
 
-from kg_count.incidents.confidence import bucket, has_follow_up_title
+from kg_count.incidents.confidence import interval_name, has_follow_up_title
 from kg_count.incidents.evidence import TITLE_STOPWORDS, compare, days_between, distance_km, shared_names, title_words
 from kg_count.incidents.reports import Report
 from kg_count.settings import settings
@@ -69,9 +69,9 @@ def _date_features(a: Report, b: Report) -> list[str]:
     kinds = "|".join(sorted(f"{r.certainty}:{r.granularity}" for r in (a, b)))
     gap = days_between(a, b)
     if gap:
-        return [f"date:apart:{bucket(gap, (3, 8, 31, 366))}"]
+        return [f"date:apart:{interval_name(gap, (3, 8, 31, 366))}"]
     if a.certainty == b.certainty == "text" and a.granularity == b.granularity == "day":
-        return [f"date:text_days:{bucket(abs((a.date - b.date).days), (1, 2))}"]
+        return [f"date:text_days:{interval_name(abs((a.date - b.date).days), (1, 2))}"]
     return [f"date:overlap:{kinds}"]
 
 
@@ -82,7 +82,7 @@ def _place_features(a: Report, b: Report) -> list[str]:
         if a.city_iri == b.city_iri:
             return ["place:same_city"]
         distance = distance_km(a, b)
-        return ["place:city_km:" + ("unknown" if distance is None else bucket(distance, (10, 25, 60, 150)))]
+        return ["place:city_km:" + ("unknown" if distance is None else interval_name(distance, (10, 25, 60, 150)))]
     if a.state_iri and b.state_iri:
         return ["place:same_state:" + ("one_city" if a.city_iri or b.city_iri else "no_city")]
     if a.state_iri or b.state_iri:
@@ -94,7 +94,10 @@ def _name_features(a: Report, b: Report) -> list[str]:
     shared = shared_names(a, b)
     if shared:
         roles = {p.role for p in a.named_participants if p.full_name in shared}
-        return [f"names:shared:{bucket(len(shared), (2, 3))}", *(f"names:shared_role:{r}" for r in sorted(roles))]
+        return [
+            f"names:shared:{interval_name(len(shared), (2, 3))}",
+            *(f"names:shared_role:{r}" for r in sorted(roles)),
+        ]
     harmed = [any(p.status in ("killed", "injured") for p in r.named_participants) for r in (a, b)]
     if all(harmed):
         # one victim each, and not the same one: two incidents
@@ -110,7 +113,7 @@ def _count_features(a: Report, b: Report) -> list[str]:
     for name in ("killed", "injured", "fired"):
         here, there = getattr(a, name), getattr(b, name)
         if here and there:
-            features.append(f"count:{name}:" + (f"same:{bucket(here, (2, 4))}" if here == there else "differ"))
+            features.append(f"count:{name}:" + (f"same:{interval_name(here, (2, 4))}" if here == there else "differ"))
         elif here or there:
             features.append(f"count:{name}:one")
     return features
@@ -131,7 +134,9 @@ def text_rarity(texts: Sequence[str]) -> dict[str, float]:
 
 
 def _text_features(a: Report, b: Report, similarity: Similarity) -> list[str]:
-    features = [f"title:words:{bucket(fuzz.token_set_ratio(title_words(a.title), title_words(b.title)), (40, 60, 80))}"]
+    features = [
+        f"title:words:{interval_name(fuzz.token_set_ratio(title_words(a.title), title_words(b.title)), (40, 60, 80))}"
+    ]
     for part, rarity, edges in (
         ("title", similarity.rarity, (3, 4, 5, 6, 7)),
         ("lead", similarity.lead_rarity, (4, 5, 6, 7)),
@@ -139,10 +144,10 @@ def _text_features(a: Report, b: Report, similarity: Similarity) -> list[str]:
         here, there = getattr(a, part), getattr(b, part)
         if rarity and here and there:
             shared = shared_rarities(here, there, rarity)
-            features.append(f"{part}:rarest_shared:{bucket(max(shared, default=0.0), edges)}")
+            features.append(f"{part}:rarest_shared:{interval_name(max(shared, default=0.0), edges)}")
             features.append(f"{part}:rare_shared:{min(sum(x >= 5 for x in shared), 3)}")
     if similarity.title is not None:
-        features.append(f"title:cosine:{bucket(similarity.title, settings().clustering.title_cosine_edges)}")
+        features.append(f"title:cosine:{interval_name(similarity.title, settings().clustering.title_cosine_edges)}")
     follow = sum(has_follow_up_title(r.title) for r in (a, b))
     features.append(f"title:follow_up:{follow}")
     return features
@@ -154,7 +159,7 @@ def _rule_feature(a: Report, b: Report) -> str:
     rules = compare(a, b)
     if rules.conflicts:
         return "rules:conflict:" + rules.conflicts[0].split(" (")[0].replace(" ", "_")
-    return f"rules:{bucket(rules.score, (1, 2, 3, 4, 5, 6))}"
+    return f"rules:{interval_name(rules.score, (1, 2, 3, 4, 5, 6))}"
 
 
 def pair_features(a: Report, b: Report, similarity: Similarity = Similarity()) -> list[str]:
@@ -169,7 +174,7 @@ def pair_features(a: Report, b: Report, similarity: Similarity = Similarity()) -
         *_count_features(a, b),
         *_text_features(a, b, similarity),
         _rule_feature(a, b),
-        f"dct:{bucket(abs((a.dct - b.dct).days), (1, 2, 4, 8, 31))}",
+        f"dct:{interval_name(abs((a.dct - b.dct).days), (1, 2, 4, 8, 31))}",
         f"family:{a.family}",
     ]
     features.append(f"{place[0]}&{date[0]}")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Sequence
 
 from kg_count.learning.linear_model import LinearModel
-from kg_count.learning.model_files import load_model, model_path
+from kg_count.learning.model_files import load_shipped_model, model_path
 from kg_count.nlp.participants import PARTICIPATING_ROLES
 
 PERSON_STATUS_PATH = model_path("person_status")
@@ -99,4 +99,4 @@ class PersonStatusModel:
 def shipped_person_status_model() -> PersonStatusModel:
     """The person-status model shipped with the package (``kg_count/models/person_status.json``), read by the
     one model loader."""
-    return load_model("person_status", PersonStatusModel.from_json)
+    return load_shipped_model("person_status", PersonStatusModel.from_json)

@@ -3,7 +3,7 @@
 Every learned part is a JSON file in ``kg_count/models/``, written by ``kg-count train TARGET`` and
 recorded in ``manifest.json`` beside it: the file's SHA-256, the target that trained it, when, the
 SHA-256 of the data it was trained on, the settings sections it depends on (with their hash) and its
-cross-validated scores. ``load_model`` is the one way to read a shipped model: it reads each file once
+cross-validated scores. ``load_shipped_model`` is the one way to read a shipped model: it reads each file once
 per version and warns once, here, when the settings in force differ from those the model was trained
 with, or when the file is not the one the manifest records.
 """
@@ -99,7 +99,7 @@ def read_manifest(models_dir: Path | None = None) -> dict:
     return data
 
 
-def load_model(name: str, from_json: Callable[[dict], M], path: Path | None = None) -> M:
+def load_shipped_model(name: str, from_json: Callable[[dict], M], path: Path | None = None) -> M:
     """The model ``name`` read by ``from_json`` from its shipped file (or from ``path``), once per version of the
     file. SetupError naming the file and the command that retrains it when it is missing or broken; one
     warning when the settings in force differ from the manifest's record, or the file from the recorded one."""
@@ -147,7 +147,7 @@ def _warn_when_stale(name: str, path: str, stamp: int, settings_hash: str) -> No
         )
 
 
-def save_model(
+def save_shipped_model(
     name: str,
     model: JsonModel,
     models_dir: Path | None = None,

@@ -1,4 +1,4 @@
-"""Candidate killed and injured counts of a document: every number its typed event mentions state for
+"""ValueCandidate killed and injured counts of a document: every number its typed event mentions state for
 that status, zero, one, the named people with that status and the rule's count, with features of
 where and how often each is stated."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from kg_count.nlp.features import Candidate, bucket, merge
+from kg_count.nlp.candidate_features import ValueCandidate, bound_name, merge
 from kg_count.nlp.participants import INJURED_EXPLICITLY, CountStatement
 
 LEAD_SENTENCES = 6
@@ -77,7 +77,7 @@ def count_candidates(
     other_count: int,
     words: set[str] = frozenset(),
     title_sentences: int = 1,
-) -> list[Candidate]:
+) -> list[ValueCandidate]:
     """Candidates for the ``status`` count ("killed" or "injured") from the document's count
     ``statements``; ``named`` is how many named people have that status, ``rule`` the hand-written
     rule's count and ``other_count`` the rule's count of the other status (killed for injured): a
@@ -105,19 +105,19 @@ def count_candidates(
     others = [s.value for s in statements if s.status not in (status, INJURED_EXPLICITLY) and s.value is not None]
     counted = Counter(numbers)
     context = {
-        f"mentions:{bucket(len(own), (0, 1, 2, 4))}",
-        f"sentences:{bucket(len(mentions), (0, 1, 3))}",
-        f"other:{bucket(other_count, (0, 1))}",
-        f"other_stated:{bucket(len(others), (0, 1))}",
+        f"mentions:{bound_name(len(own), (0, 1, 2, 4))}",
+        f"sentences:{bound_name(len(mentions), (0, 1, 3))}",
+        f"other:{bound_name(other_count, (0, 1))}",
+        f"other_stated:{bound_name(len(others), (0, 1))}",
     }
     for candidate in candidates.values():
         candidate.features |= words
     for value, candidate in candidates.items():
         features = candidate.features
-        features.add(f"value:{bucket(value, (0, 1, 2, 3, 5))}")
+        features.add(f"value:{bound_name(value, (0, 1, 2, 3, 5))}")
         features |= {f"{c}&{f}" for c in context for f in ("zero", "one") if f in features}
         if counted[value]:
-            features.add(f"times:{bucket(counted[value], (1, 2))}")
+            features.add(f"times:{bound_name(counted[value], (1, 2))}")
         if numbers and value == max(numbers):
             features.add("max_stated")
         if numbers and value == min(numbers) and len(set(numbers)) > 1:

@@ -1,4 +1,4 @@
-"""Candidate incident dates of a document: each day a temporal expression resolves to, the DCT and the
+"""ValueCandidate incident dates of a document: each day a temporal expression resolves to, the DCT and the
 day before it, with features of where and how the text states them."""
 
 from __future__ import annotations
@@ -7,7 +7,14 @@ import datetime as dt
 import re
 from typing import Sequence
 
-from kg_count.nlp.features import Candidate, bucket, count_features, governor_features, merge, sentence_cues
+from kg_count.nlp.candidate_features import (
+    ValueCandidate,
+    bound_name,
+    mention_count_features,
+    governor_features,
+    merge,
+    sentence_cues,
+)
 from kg_count.settings import settings
 from kg_count.nlp.times import RELATIVE_DAYS, WEEKDAYS, IncidentDate, TimeMention
 
@@ -33,7 +40,7 @@ def _mention_features(
     features = governor_features(root, event_types)
     features |= {
         f"kind:{_kind(mention.text)}",
-        f"sentence:{bucket(mention.sentence, (0, 1, 2, 4, 8))}",
+        f"sentence:{bound_name(mention.sentence, (0, 1, 2, 4, 8))}",
         f"dep:{root.dep_}",
     }
     if mention.start < body_start:
@@ -56,7 +63,7 @@ def date_candidates(
     body_start: int,
     rule: IncidentDate,
     event_types: dict[int, str] | None = None,
-) -> list[Candidate]:
+) -> list[ValueCandidate]:
     """Every day-level date of ``times`` ("stated"), the DCT and the days before it ([extraction]
     dct_candidate_days in all), the rule's date when it is coarser than a day ("coarse"), each with
     the features of its mentions (kind of expression, sentence, title, event sentence, cue words,
@@ -78,13 +85,13 @@ def date_candidates(
     first_stated = min(times, key=lambda t: t.start).date if times else None
     for date, candidate in candidates.items():
         features = candidate.features
-        features |= {f"before_dct:{bucket((dct - date).days, DAY_BOUNDS)}", f"weekday:{date.weekday()}"}
-        features |= count_features("mentions", counts[date]) | {"stated"} if date in counts else {"unstated"}
+        features |= {f"before_dct:{bound_name((dct - date).days, DAY_BOUNDS)}", f"weekday:{date.weekday()}"}
+        features |= mention_count_features("mentions", counts[date]) | {"stated"} if date in counts else {"unstated"}
         if stated:
             features.add("earliest" if date == stated[0] else "not_earliest")
             if date == stated[-1] and len(stated) > 1:
                 features.add("latest")
-            features.add(f"dates:{bucket(len(stated), (1, 2, 3))}")
+            features.add(f"dates:{bound_name(len(stated), (1, 2, 3))}")
         if date == first_stated:
             features.add("first_stated")
         if date == rule.date:

@@ -16,7 +16,13 @@ from kg_count.nlp.date_candidates import date_candidates
 from kg_count.nlp.followup import follow_up_features
 from kg_count.nlp.participants import Counts, count_statements, find_participants, stated_counts
 from kg_count.nlp.place_candidates import place_candidates
-from kg_count.nlp.ranker import Choice, DocumentCandidates, ExtractionModels, choose, shipped_models
+from kg_count.nlp.extraction_models import (
+    Choice,
+    DocumentCandidates,
+    ExtractionModels,
+    choose,
+    shipped_extraction_models,
+)
 from kg_count.nlp.record import DocumentRecord, MentionRecord, PersonRecord
 from kg_count.nlp.times import find_time_mentions, incident_date
 from kg_count.task import EVENT_TYPES
@@ -122,7 +128,7 @@ def extract(annotated: AnnotatedDocument, models: ExtractionModels | None = None
     """Extract a DocumentRecord from one annotated document, the learned ``models`` (the shipped ones
     unless given) choosing its incident date, place and killed and injured counts."""
     analysis = analyse(annotated)
-    return record_of(analysis, choose(models or shipped_models(), analysis.candidates))
+    return record_of(analysis, choose(models or shipped_extraction_models(), analysis.candidates))
 
 
 def process(documents: Iterable[Document], batch_size: int | None = None) -> Iterator[DocumentRecord]:

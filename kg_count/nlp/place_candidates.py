@@ -1,4 +1,4 @@
-"""Candidate states and cities of a document: every state named or implied by a place, every place name
+"""ValueCandidate states and cities of a document: every state named or implied by a place, every place name
 of the dateline, of "City , State" phrases and of the text, with features of where they stand."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from kg_count.geography import gazetteer, is_county, resolve_state
-from kg_count.nlp.features import Candidate, bucket, count_features, merge
+from kg_count.nlp.candidate_features import ValueCandidate, bound_name, mention_count_features, merge
 from kg_count.nlp.places import (
     AGENCY_WORDS,
     INCIDENT_NOUNS,
@@ -34,8 +34,8 @@ class PlaceCandidates:
     """The state candidates (values: postal codes) and city candidates (values: names) of a document, and
     the place the hand-written rules choose."""
 
-    states: list[Candidate]
-    cities: list[Candidate]
+    states: list[ValueCandidate]
+    cities: list[ValueCandidate]
     rule: Place | None
 
 
@@ -55,9 +55,9 @@ def _city_name(name: str) -> str:
 def _where(
     prefix: str, index: int, body_start: int, sentence: list[int], event_sentences: set[int] = frozenset()
 ) -> set[str]:
-    """Where a mention at token ``index`` stands: the title or a sentence bucket, and whether its sentence
+    """Where a mention at token ``index`` stands: the title or a sentence bound_name, and whether its sentence
     mentions a typed event."""
-    where = "title" if index < body_start else f"sentence{bucket(sentence[index], SENTENCE_BOUNDS)}"
+    where = "title" if index < body_start else f"sentence{bound_name(sentence[index], SENTENCE_BOUNDS)}"
     found = {f"{prefix}:{where}"}
     if sentence[index] in event_sentences:
         found.add(f"{prefix}:event_sentence")
@@ -85,7 +85,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         merge(states, mentioned[0][0], {"first_named"})
         top = max(votes.values())
         for code, number in votes.items():
-            merge(states, code, count_features("named", number) | ({"most_named"} if number == top else set()))
+            merge(states, code, mention_count_features("named", number) | ({"most_named"} if number == top else set()))
     limits = settings().extraction
     found = dateline(words[body_start : body_start + limits.dateline_words])
     if found and found.city:
@@ -101,7 +101,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
             break
         late = dateline(words[start : start + limits.dateline_sentence_words])
         if late and late.city:
-            where = {"sentence_dateline", f"sentence_dateline:{bucket(n, (0, 2, 5))}"}
+            where = {"sentence_dateline", f"sentence_dateline:{bound_name(n, (0, 2, 5))}"}
             merge(cities, _city_name(late.city), where)
             resolved = late.state or resolve_state(late.city, votes)
             if resolved:
@@ -112,7 +112,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         merge(cities, _city_name(city), {"pair"} | _where("pair", index, body_start, sentence))
         merge(states, state, {"pair"} | _where("pair", index, body_start, sentence))
     for (city, state), number in pair_counts.items():
-        merge(cities, _city_name(city), count_features("pair", number))
+        merge(cities, _city_name(city), mention_count_features("pair", number))
     named = Counter()
     for name, start in names:
         city = _city_name(name)
@@ -122,18 +122,18 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         if resolved:
             merge(states, resolved, {"place_state"} | _where("place_state", start, body_start, sentence))
     for city, number in named.items():
-        merge(cities, city, count_features("place", number))
+        merge(cities, city, mention_count_features("place", number))
     loose = Counter()
     for name, start, features in loose_place_mentions(doc):
         city = _city_name(name)
         loose[city] += 1
         merge(cities, city, features | _where("loose", start, body_start, sentence, event_sentences))
     for city, number in loose.items():
-        merge(cities, city, count_features("loose", number))
+        merge(cities, city, mention_count_features("loose", number))
     for city, candidate in cities.items():
         strength = city_strength(candidate.features, named[city] + loose[city])
         for code, features in city_state_candidates(city):
-            population = bucket(gazetteer().population.get((city.lower(), code), 0), POPULATION_BOUNDS)
+            population = bound_name(gazetteer().population.get((city.lower(), code), 0), POPULATION_BOUNDS)
             implied = features | {f"implied_population:{population}"}
             merge(
                 states,
@@ -144,7 +144,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
             )
     agreeing = Counter(code for city in cities for code in gazetteer().states_of(city))
     for code, candidate in states.items():
-        candidate.features.add(f"cities_here:{bucket(agreeing[code], (0, 1, 2, 3))}")
+        candidate.features.add(f"cities_here:{bound_name(agreeing[code], (0, 1, 2, 3))}")
     if rule is not None:
         if rule.state:
             merge(states, rule.state, {"rule"})
@@ -194,7 +194,7 @@ def city_strength(features: set[str], mentions: int) -> set[str]:
     """How strongly a document names a candidate city, from its features and its number of place mentions:
     ``city:title`` when the title names it, ``city:lead`` when the first two body sentences do, a dateline,
     and ``city:mentions`` in buckets."""
-    strength = {f"city:mentions{bucket(mentions, (1, 2, 4))}"}
+    strength = {f"city:mentions{bound_name(mentions, (1, 2, 4))}"}
     if any(f.endswith(":title") for f in features):
         strength.add("city:title")
     if any(f.endswith((":sentence<=0", ":sentence<=1")) for f in features):
@@ -226,15 +226,15 @@ def city_state_candidates(city: str) -> list[tuple[str, set[str]]]:
 
 def city_in_state_features(city: str, state: str | None) -> set[str]:
     """Features of a city candidate given the chosen state: whether the gazetteer has it there, in how
-    many states it has it, and its population bucket there."""
+    many states it has it, and its population bound_name there."""
     g = gazetteer()
     states = g.states_of(city)
-    features = {f"states:{bucket(len(states), (0, 1, 3, 10))}"}
+    features = {f"states:{bound_name(len(states), (0, 1, 3, 10))}"}
     if state is None:
         return features | {"no_state"}
     if state in states:
         population = g.population.get((city.lower(), state), 0)
-        features |= {"in_state", f"population:{bucket(population, (0, 10000, 100000, 1000000))}"}
+        features |= {"in_state", f"population:{bound_name(population, (0, 10000, 100000, 1000000))}"}
     else:
         features.add("not_in_state")
     return features

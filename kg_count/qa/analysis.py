@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Iterable
 
-from kg_count.qa.features import crossed, event_features, pair_features, pair_vector
+from kg_count.qa.relation_features import crossed, event_features, relation_pair_features, pair_vector
 from kg_count.qa.model_set import QAModels
 from kg_count.qa.passage import PassageEvent, find_events, parse
 from kg_count.qa.passage_graph import PassageGraph
@@ -81,7 +81,7 @@ def analyse_passage(passage_id: str, text: str, models: QAModels, style: str) ->
             for event in events:
                 if event is anchor:
                     continue
-                features = pair_features(doc, event, anchor)
+                features = relation_pair_features(doc, event, anchor)
                 vector = None if vectors is None else pair_vector(vectors, event, anchor)
                 for relation in relations:
                     confidence = scorer.probability(crossed(relation, features), vector, (relation,))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kg_count.qa.passage import PassageEvent
-from kg_count.qa.questions import QUESTION_WORDS
+from kg_count.qa.question_parsing import QUESTION_WORDS
 from kg_count.settings import settings
 
 

@@ -41,7 +41,7 @@ FEATURES = (
 
 
 @dataclass
-class Candidate:
+class AnswerCandidate:
     """A candidate answer read from the passage graph: trigger offsets, phrase, relation confidence."""
 
     begin: int
@@ -56,18 +56,18 @@ class QuestionCandidates:
 
     relation: str
     anchor_begin: int
-    candidates: list[Candidate]
+    candidates: list[AnswerCandidate]
     features: np.ndarray = field(init=False)
 
     def __post_init__(self):
         self.features = rank_features(self.candidates, self.anchor_begin, self.relation)
 
 
-def _ranks(order: Sequence[Candidate]) -> dict[int, int]:
+def _ranks(order: Sequence[AnswerCandidate]) -> dict[int, int]:
     return {c.begin: i for i, c in enumerate(order)}
 
 
-def rank_features(candidates: Sequence[Candidate], anchor_begin: int, relation: str) -> np.ndarray:
+def rank_features(candidates: Sequence[AnswerCandidate], anchor_begin: int, relation: str) -> np.ndarray:
     """A (candidates × FEATURES) matrix for candidates given best confidence first."""
     distance = lambda c: abs(c.begin - anchor_begin)  # noqa: E731
     by_distance = _ranks(sorted(candidates, key=distance))
@@ -180,7 +180,7 @@ def fit_ranker(
     return weights
 
 
-def train_ranker(pairs: Sequence[tuple[EsterQuestion, QuestionCandidates]], limit: int) -> AnswerRanker:
+def train_answer_ranker(pairs: Sequence[tuple[EsterQuestion, QuestionCandidates]], limit: int) -> AnswerRanker:
     """A ranker fitted on questions with gold triggers and their (cross-validated) candidates: a
     candidate is right when its phrase holds a gold trigger. The further-answer threshold is the
     ``[training] extra_answer_grid`` value with the highest mean token F1 over the questions with answer phrases

@@ -32,7 +32,7 @@ def add_qa_parser(subparsers) -> None:
         )
         answer.add_argument("--input", required=True, type=Path, help=f"{dataset.upper()} JSON file")
         answer.add_argument("--out", required=True, type=Path, help="predictions JSON (written atomically)")
-        answer.set_defaults(handler=run_answer, dataset=dataset)
+        answer.set_defaults(handler=run_qa_answer, dataset=dataset)
     evaluate = commands.add_parser(
         "evaluate",
         help="score predictions against a gold file",
@@ -43,7 +43,7 @@ def add_qa_parser(subparsers) -> None:
     evaluate.add_argument("--pred", required=True, type=Path, help="predictions written by `kg-count qa`")
     evaluate.add_argument("--clusters", type=Path, help="TORQUE contrast groups (question_clustering.json), for C")
     evaluate.add_argument("--json", action="store_true", help="print the scores as JSON")
-    evaluate.set_defaults(handler=run_evaluate)
+    evaluate.set_defaults(handler=run_qa_evaluate)
     graph = commands.add_parser(
         "graph",
         help="print a passage's event graph as Turtle",
@@ -52,7 +52,7 @@ def add_qa_parser(subparsers) -> None:
     graph.add_argument("dataset", choices=("torque", "ester"))
     graph.add_argument("--input", required=True, type=Path, help="the TORQUE or ESTER JSON file")
     graph.add_argument("--id", required=True, help="TORQUE passage id, or ESTER question index")
-    graph.set_defaults(handler=run_graph)
+    graph.set_defaults(handler=run_qa_graph)
 
 
 def _questions(dataset: str, path: Path):
@@ -61,13 +61,13 @@ def _questions(dataset: str, path: Path):
     return read_torque(path) if dataset == "torque" else read_ester(path)
 
 
-def run_answer(args: argparse.Namespace) -> int:
+def run_qa_answer(args: argparse.Namespace) -> int:
     """``kg-count qa torque|ester``: answer every question of a file and write the predictions."""
     from kg_count.qa import ester, torque
-    from kg_count.qa.model_set import shipped_models
+    from kg_count.qa.model_set import shipped_qa_models
 
     questions = _questions(args.dataset, args.input)
-    models = shipped_models()
+    models = shipped_qa_models()
     started = time.perf_counter()
     answer = torque.answer_torque if args.dataset == "torque" else ester.answer_ester
     predictions = answer(questions, models)
@@ -79,7 +79,7 @@ def run_answer(args: argparse.Namespace) -> int:
 
 def torque_question_kind(question) -> str:
     """The kind a TORQUE question is scored under (warm-up status, or relation and modality)."""
-    from kg_count.qa.questions import parse_temporal_question
+    from kg_count.qa.question_parsing import parse_temporal_question
 
     return parse_temporal_question(question.question).kind
 
@@ -101,7 +101,7 @@ def format_scores(dataset: str, scores: dict) -> str:
     return "\n".join(lines)
 
 
-def run_evaluate(args: argparse.Namespace) -> int:
+def run_qa_evaluate(args: argparse.Namespace) -> int:
     """``kg-count qa evaluate``: score predictions against a gold file and print the scores."""
     from kg_count.qa.readers import read_torque_clusters
     from kg_count.qa.scoring import ester_scores, torque_scores
@@ -119,16 +119,16 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_graph(args: argparse.Namespace) -> int:
+def run_qa_graph(args: argparse.Namespace) -> int:
     """``kg-count qa graph``: print one passage's event graph as Turtle."""
     from kg_count.qa.analysis import analyse_passage
-    from kg_count.qa.model_set import shipped_models
+    from kg_count.qa.model_set import shipped_qa_models
 
     questions = _questions(args.dataset, args.input)
     key = (lambda q: q.passage_id) if args.dataset == "torque" else (lambda q: str(q.index))
     match = next((q for q in questions if key(q) == args.id), None)
     if match is None:
         raise InputError(f"no passage {args.id!r}", args.input)
-    analysis = analyse_passage(match.passage_id, match.passage, shipped_models(), args.dataset)
+    analysis = analyse_passage(match.passage_id, match.passage, shipped_qa_models(), args.dataset)
     print(analysis.graph.turtle())
     return 0

@@ -6,12 +6,12 @@ from typing import Iterable, Iterator
 
 from kg_count.progress import progress
 from kg_count.qa.analysis import AnalysedPassage, analyse_passage, by_passage
-from kg_count.qa.answer_ranking import AnswerRanker, Candidate, QuestionCandidates
+from kg_count.qa.answer_ranking import AnswerRanker, AnswerCandidate, QuestionCandidates
 from kg_count.qa.anchors import find_anchor, question_lemmas
-from kg_count.qa.features import crossed, pair_features, pair_vector
+from kg_count.qa.relation_features import crossed, relation_pair_features, pair_vector
 from kg_count.qa.model_set import QAModels
 from kg_count.qa.passage import PassageEvent, parse
-from kg_count.qa.questions import SemanticQuestion, parse_semantic_question
+from kg_count.qa.question_parsing import SemanticQuestion, parse_semantic_question
 from kg_count.qa.readers import EsterQuestion
 from kg_count.settings import settings
 
@@ -46,7 +46,7 @@ def ester_candidates(analysis: AnalysedPassage, question: str) -> QuestionCandid
     asked, _ = question_lemmas(question_doc)
     rows = analysis.graph.related(anchor, relation, 0.0, anchor_is_source)
     candidates = [
-        Candidate(row.begin, row.end, row.phrase, row.confidence)
+        AnswerCandidate(row.begin, row.end, row.phrase, row.confidence)
         for row in rows
         if analysis.event_at[row.begin].lemma not in asked
     ]
@@ -101,7 +101,7 @@ def training_examples(analysis: AnalysedPassage, questions: Iterable[EsterQuesti
             )
             source, target = (anchor, event) if anchor_is_source else (event, anchor)
             yield (
-                crossed(relation, pair_features(analysis.doc, source, target)),
+                crossed(relation, relation_pair_features(analysis.doc, source, target)),
                 label,
                 pair_vector(analysis.vectors, source, target),
                 (relation,),

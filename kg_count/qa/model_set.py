@@ -7,7 +7,7 @@ import logging
 from dataclasses import dataclass, field
 
 from kg_count.learning.linear_model import LinearModel
-from kg_count.learning.model_files import load_model
+from kg_count.learning.model_files import load_shipped_model
 from kg_count.qa.answer_ranking import AnswerRanker
 
 logger = logging.getLogger(__name__)
@@ -30,8 +30,8 @@ class QAModels:
         return any(m is not None and m.blocks for m in (self.triggers, self.temporal, self.status, self.semantic))
 
 
-def shipped_models() -> QAModels:
+def shipped_qa_models() -> QAModels:
     """The QA models shipped in ``kg_count/models/`` (``qa_*.json``), read by the one model loader (SetupError
     naming a missing one; a warning when they were trained with other settings)."""
-    scorers = (load_model(f"qa_{name}", LinearModel.from_json) for name in SCORERS)
-    return QAModels(*scorers, load_model("qa_answer_ranker", AnswerRanker.from_json))
+    scorers = (load_shipped_model(f"qa_{name}", LinearModel.from_json) for name in SCORERS)
+    return QAModels(*scorers, load_shipped_model("qa_answer_ranker", AnswerRanker.from_json))

@@ -237,7 +237,7 @@ def modality(token) -> frozenset:
     return frozenset(marks)
 
 
-def status(tense: str, aspect: str, marks: frozenset) -> str:
+def event_status(tense: str, aspect: str, marks: frozenset) -> str:
     """Whether the event has finished, is ongoing or lies in the future, relative to the document time."""
     if tense == "future" or "intended" in marks or tense == "infinitive":
         return "future"
@@ -336,7 +336,7 @@ def describe_event(doc, token, index: int, sentences: dict[int, int]) -> Passage
         tense,
         aspect,
         marks,
-        status(tense, aspect, marks),
+        event_status(tense, aspect, marks),
         args,
         (doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), doc[start:end].text),
     )

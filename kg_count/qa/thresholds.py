@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from kg_count.qa.torque import Candidates
 
 
-def choose_thresholds(questions: Iterable[TorqueQuestion], candidates: dict) -> dict[str, float]:
+def choose_torque_thresholds(questions: Iterable[TorqueQuestion], candidates: dict) -> dict[str, float]:
     """``{asked: threshold}`` from ``candidates`` (``{passageID: {question: Candidates | None}}``)
     and the questions' gold answers."""
     grid = settings().training.torque_threshold_grid

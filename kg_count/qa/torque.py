@@ -9,10 +9,10 @@ from typing import Iterable, Iterator
 from kg_count.progress import progress
 from kg_count.qa.analysis import AnalysedPassage, analyse_passage, by_passage, status_features
 from kg_count.qa.anchors import find_anchor
-from kg_count.qa.features import crossed, pair_features, pair_vector
+from kg_count.qa.relation_features import crossed, relation_pair_features, pair_vector
 from kg_count.qa.model_set import QAModels
 from kg_count.qa.passage import PassageEvent, parse
-from kg_count.qa.questions import TemporalQuestion, parse_temporal_question
+from kg_count.qa.question_parsing import TemporalQuestion, parse_temporal_question
 from kg_count.qa.readers import TorqueQuestion
 from kg_count.qa.thresholds import predictions_with
 
@@ -137,7 +137,7 @@ def training_examples(analysis: AnalysedPassage, questions: Iterable[TorqueQuest
             if event is not anchor:
                 yield (
                     "temporal",
-                    crossed(relation, pair_features(analysis.doc, event, anchor)),
+                    crossed(relation, relation_pair_features(analysis.doc, event, anchor)),
                     int((event.start, event.end) in gold),
                     pair_vector(vectors, event, anchor),
                     (relation,),

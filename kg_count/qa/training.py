@@ -127,7 +127,7 @@ def collect(torque_path: Path | None, ester_paths: Iterable[Path], timebank: Pat
     """Read every passage once and build all training examples (fold key = passage or document id)."""
     from kg_count.qa import ester, torque
     from kg_count.qa.analysis import by_passage
-    from kg_count.qa.features import crossed, pair_features, pair_vector
+    from kg_count.qa.relation_features import crossed, relation_pair_features, pair_vector
 
     data = TrainingData()
     if torque_path:
@@ -177,7 +177,7 @@ def collect(torque_path: Path | None, ester_paths: Iterable[Path], timebank: Pat
                     (e1, e2, MATRES_LABELS.get(relation)),
                     (e2, e1, INVERSE.get(MATRES_LABELS.get(relation))),
                 ):
-                    features = pair_features(analysis.doc, event, anchor) + ["source=matres"]
+                    features = relation_pair_features(analysis.doc, event, anchor) + ["source=matres"]
                     vector = pair_vector(analysis.vectors, event, anchor)
                     if event is e1:
                         data.matres.append((doc_id, features, vector, relation))
@@ -229,7 +229,7 @@ def train_models(data: TrainingData, keep: Callable[[str], bool] = lambda key: T
 def matres_predictions(data: TrainingData, models, keep: Callable[[str], bool]) -> list[tuple[str, str]]:
     """(gold, predicted) MATRES relation of every pair of the documents passing ``keep`` (VAGUE gold
     pairs included; the prediction is the likeliest of before, after and overlaps)."""
-    from kg_count.qa.features import crossed
+    from kg_count.qa.relation_features import crossed
 
     results = []
     labels = {v: k for k, v in MATRES_LABELS.items()}
@@ -287,21 +287,21 @@ def cross_validate(data: TrainingData, torque_questions: list, ester_questions: 
 def nested_threshold_predictions(questions: list, candidates: dict, folds: int) -> tuple[dict, dict]:
     """TORQUE predictions whose thresholds were chosen without the scored passage's fold, and the
     thresholds chosen on all folds: ``(predictions, {asked: threshold})``."""
-    from kg_count.qa.thresholds import choose_thresholds, predictions_with, threshold_from
+    from kg_count.qa.thresholds import choose_torque_thresholds, predictions_with, threshold_from
 
     predictions = {}
     for fold in range(folds):
-        chosen = choose_thresholds([q for q in questions if fold_of(q.passage_id, folds) != fold], candidates)
+        chosen = choose_torque_thresholds([q for q in questions if fold_of(q.passage_id, folds) != fold], candidates)
         scored = {pid: found for pid, found in candidates.items() if fold_of(pid, folds) == fold}
         predictions.update(predictions_with(scored, threshold_from(chosen)))
-    return predictions, choose_thresholds(questions, candidates)
+    return predictions, choose_torque_thresholds(questions, candidates)
 
 
 def nested_ranker_predictions(questions: dict, candidates: dict, folds: int) -> tuple[dict, AnswerRanker]:
     """ESTER predictions ranked by answer rankers fitted without the scored passage's fold, and the
     ranker fitted on all folds: ``({path: {index: [phrase, ...]}}, ranker)``. ``questions`` and
     ``candidates`` are ``{path: [EsterQuestion]}`` and ``{path: {index: QuestionCandidates | None}}``."""
-    from kg_count.qa.answer_ranking import train_ranker
+    from kg_count.qa.answer_ranking import train_answer_ranker
     from kg_count.qa.ester import ranked_answers
     from kg_count.settings import settings
 
@@ -313,9 +313,9 @@ def nested_ranker_predictions(questions: dict, candidates: dict, folds: int) -> 
     ]
     predictions = {path: {} for path in questions}
     for fold in range(folds):
-        ranker = train_ranker([(q, c) for f, q, c in pairs if f != fold], limit)
+        ranker = train_answer_ranker([(q, c) for f, q, c in pairs if f != fold], limit)
         for path, items in questions.items():
             held_out = {str(q.index) for q in items if fold_of(q.passage_id, folds) == fold}
             scored = {index: c for index, c in candidates[path].items() if index in held_out}
             predictions[path].update(ranked_answers(scored, ranker))
-    return predictions, train_ranker([(q, c) for _, q, c in pairs], limit)
+    return predictions, train_answer_ranker([(q, c) for _, q, c in pairs], limit)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from kg_count.errors import InputError
-from kg_count.learning.model_files import data_sha256, save_model
+from kg_count.learning.model_files import data_sha256, save_shipped_model
 from kg_count.progress import status
 
 logger = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ def train_extraction(place: TrainingPlace) -> Path:
     """Fit the extraction models on gva-train (parses cached in the work folder); cross-validated accuracies
     by incident in the manifest."""
     from kg_count.settings import settings
-    from kg_count.training.extraction_model import cross_validate, fit, load_items
+    from kg_count.training.extraction_fitting import cross_validate, fit, load_items
 
     _require(place.gva / "articles.jsonl", place.gva / "incidents.jsonl")
     place.work.mkdir(parents=True, exist_ok=True)
@@ -101,7 +101,7 @@ def train_extraction(place: TrainingPlace) -> Path:
     scores = cross_validate(items, extraction.ranker_l2, extraction.follow_up_days)
     models = fit(items, extraction.ranker_l2, extraction.follow_up_days)
     data = {"gva-train": data_sha256(place.gva / "articles.jsonl", place.gva / "incidents.jsonl")}
-    return save_model("extraction", models, place.models_dir, data, {"cross_validated_by_incident": scores})
+    return save_shipped_model("extraction", models, place.models_dir, data, {"cross_validated_by_incident": scores})
 
 
 def train_coreference(place: TrainingPlace) -> Path:
@@ -109,7 +109,7 @@ def train_coreference(place: TrainingPlace) -> Path:
     documents, thresholds chosen for B³ over the tasks' gold documents."""
 
     from kg_count.settings import section_record, settings
-    from kg_count.training.coreference_model import fit_and_tune, labelled_sets
+    from kg_count.training.coreference_fitting import fit_and_tune, labelled_sets
 
     tasks = [(str(place.task(name)), str(_built_store(place, name))) for name in place.task_sets]
     gva = [(str(place.gva / "articles.jsonl"), str(_built_store(place, "gva-train")))]
@@ -126,27 +126,29 @@ def train_coreference(place: TrainingPlace) -> Path:
     data = {name: data_sha256(place.task(name)) for name in place.task_sets}
     data["gva-train"] = data_sha256(place.gva / "articles.jsonl")
     scores = {"threshold": model.threshold, "group_threshold": model.group_threshold}
-    return save_model("coreference", model, place.models_dir, data, scores)
+    return save_shipped_model("coreference", model, place.models_dir, data, scores)
 
 
 def train_incidents(place: TrainingPlace) -> Path:
     """Fit the incident-match model and its answer prior on trial's and test-dev's questions with gold; its
     settings (L2 weight, document threshold, prior weights) chosen by inner cross-validation by state."""
-    from kg_count.training.incident_model import fit, labelled_tasks
+    from kg_count.training.incident_fitting import fit, labelled_tasks
 
     tasks = [(place.task(name), _built_store(place, name)) for name in place.task_sets]
     status("fitting the incident-match model")
     questions, gold, candidates = labelled_tasks(tasks)
     model, chosen = fit(candidates, gold, questions)
     data = {name: data_sha256(place.task(name)) for name in place.task_sets}
-    return save_model("incident_match", model, place.models_dir, data, {"chosen_by_inner_cross_validation": chosen})
+    return save_shipped_model(
+        "incident_match", model, place.models_dir, data, {"chosen_by_inner_cross_validation": chosen}
+    )
 
 
 def train_person_status(place: TrainingPlace) -> Path:
     """Fit the person-status model on gva-train's participant records; cross-validated accuracies by archive
     incident in the manifest."""
     from kg_count.graph.store import GraphStore
-    from kg_count.training.person_status_model import fit_person_status, person_examples
+    from kg_count.training.person_status_fitting import fit_person_status, person_examples
 
     store = _built_store(place, "gva-train")
     status("fitting the person-status model")
@@ -154,7 +156,7 @@ def train_person_status(place: TrainingPlace) -> Path:
         examples = person_examples(graph_store, place.gva / "articles.jsonl", place.gva / "incidents.jsonl")
     model, chosen = fit_person_status(examples)
     data = {"gva-train": data_sha256(place.gva / "articles.jsonl", place.gva / "incidents.jsonl")}
-    return save_model("person_status", model, place.models_dir, data, chosen)
+    return save_shipped_model("person_status", model, place.models_dir, data, chosen)
 
 
 def qa_training_files(data: Path) -> tuple[Path, list[Path], Path]:
@@ -194,8 +196,8 @@ def train_qa(place: TrainingPlace) -> Path:
     models = train_models(training)
     data = {"qa": data_sha256(torque_path, *ester_paths, original, timebank)}
     for name in ("triggers", "temporal", "status", "semantic"):
-        save_model(f"qa_{name}", getattr(models, name), place.models_dir, data, {"cross_validated": scores})
-    return save_model("qa_answer_ranker", ranker, place.models_dir, data, {"cross_validated": scores["ester"]})
+        save_shipped_model(f"qa_{name}", getattr(models, name), place.models_dir, data, {"cross_validated": scores})
+    return save_shipped_model("qa_answer_ranker", ranker, place.models_dir, data, {"cross_validated": scores["ester"]})
 
 
 TRAINERS: dict[str, Callable[[TrainingPlace], Path]] = {
@@ -207,7 +209,7 @@ TRAINERS: dict[str, Callable[[TrainingPlace], Path]] = {
 }
 
 
-def train(target: str, place: TrainingPlace) -> list[str]:
+def run_targets(target: str, place: TrainingPlace) -> list[str]:
     """Run one target (or ``all``, every target in dependency order); return what each wrote, as lines."""
     chosen = TARGETS if target == "all" else (target,)
     lines = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from kg_count.nlp.features import bucket
+from kg_count.nlp.candidate_features import bound_name
 from kg_count.qa.passage import REPORTING, PassageEvent
 
 CONNECTIVES = {
@@ -125,13 +125,13 @@ def _wordnet_relation(lemma: str, other: str) -> str:
     return "none"
 
 
-def pair_features(doc, event: PassageEvent, anchor: PassageEvent) -> list[str]:
+def relation_pair_features(doc, event: PassageEvent, anchor: PassageEvent) -> list[str]:
     """Features of ``event`` seen from ``anchor``: order, distance, syntax, connectives, tenses, WordNet."""
     before = event.start < anchor.start
     features = [
         f"order={'before' if before else 'after'}",
-        f"sent_dist={bucket(abs(event.sentence - anchor.sentence), (0, 1, 2))}",
-        f"tok_dist={bucket(abs(event.token - anchor.token), (2, 5, 10, 20))}",
+        f"sent_dist={bound_name(abs(event.sentence - anchor.sentence), (0, 1, 2))}",
+        f"tok_dist={bound_name(abs(event.token - anchor.token), (2, 5, 10, 20))}",
         f"tense_pair={event.tense}>{anchor.tense}",
         f"status_pair={event.status}>{anchor.status}",
     ]

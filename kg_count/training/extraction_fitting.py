@@ -1,4 +1,4 @@
-"""Training and cross-validating the learned extraction models (kg_count.nlp.ranker) on gva-train.
+"""Training and cross-validating the learned extraction models (kg_count.nlp.extraction_models) on gva-train.
 
 Each article is analysed once (kg_count.nlp.pipeline.analyse); its candidates are labelled against
 its incident's record: a date, state, city or count candidate is positive when it equals the
@@ -17,14 +17,14 @@ from typing import Sequence
 from kg_count.geography import gazetteer
 from kg_count.learning.linear_model import LinearModel, train
 from kg_count.nlp.pipeline import analyse
-from kg_count.nlp.ranker import (
+from kg_count.nlp.extraction_models import (
     SLOTS,
     Choice,
     DocumentCandidates,
     ExtractionModels,
     best,
     choose,
-    count_features,
+    count_candidate_features,
     date_features,
 )
 from kg_count.nlp.place_candidates import city_in_state_features
@@ -161,7 +161,7 @@ def top_one(model: LinearModel, groups: Sequence[Sequence[tuple[set[str], int]]]
     return right / max(1, len(groups))
 
 
-def train_ranker(
+def train_slot_model(
     groups: Sequence[Sequence[tuple[set[str], int]]], folds: Sequence[int], l2: float
 ) -> tuple[LinearModel, str]:
     """The ranker of the scheme (SCHEMES) whose models pick the right candidate most often on held-out
@@ -198,7 +198,7 @@ def fit(items: Sequence[Item], l2: float, follow_up_days: int) -> ExtractionMode
     ]
     schemes = {}
     for slot in ("date", "state"):
-        models[slot], schemes[slot] = train_ranker(groups[slot], folds, l2)
+        models[slot], schemes[slot] = train_slot_model(groups[slot], folds, l2)
     groups["city"] = []
     for item in items:
         state = best(models["state"], item.candidates.places.states)
@@ -214,11 +214,11 @@ def fit(items: Sequence[Item], l2: float, follow_up_days: int) -> ExtractionMode
         )
     for slot in ("killed", "injured"):
         groups[slot] = [
-            [(count_features(c), int(c.value == getattr(i.gold, slot))) for c in getattr(i.candidates, slot)]
+            [(count_candidate_features(c), int(c.value == getattr(i.gold, slot))) for c in getattr(i.candidates, slot)]
             for i in items
         ]
     for slot in ("city", "killed", "injured"):
-        models[slot], schemes[slot] = train_ranker(groups[slot], folds, l2)
+        models[slot], schemes[slot] = train_slot_model(groups[slot], folds, l2)
     return ExtractionModels(
         {slot: models[slot] for slot in SLOTS},
         {

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence, TYPE_CHECKING
 
+from kg_count.answer.count_distribution import most_probable
 from kg_count.incidents.confidence import IncidentModel
 from kg_count.io.answers import GoldAnswer, read_gold_answers
 from kg_count.io.questions import Question, read_questions
@@ -28,7 +29,7 @@ logger = logging.getLogger(__name__)
 
 
 @dataclass
-class Candidate:
+class IncidentCandidate:
     """One candidate incident of one question: its features, size for S3 counts, documents and label."""
 
     question_id: str
@@ -69,7 +70,7 @@ def question_folds(questions: Mapping[str, Question], folds: int) -> dict[str, i
     return assignment
 
 
-def label_candidates(candidates: Sequence[Candidate], gold: GoldAnswer) -> None:
+def label_candidates(candidates: Sequence[IncidentCandidate], gold: GoldAnswer) -> None:
     """Set each candidate's label: 1 for the one-to-one best match of a gold incident, else 0."""
     pairs = []
     for n, candidate in enumerate(candidates):
@@ -103,18 +104,18 @@ def question_candidates(
     questions: Mapping[str, Question],
     gold: Mapping[str, GoldAnswer],
     evidence: Mapping[str, list[str]],
-) -> dict[str, list[Candidate]]:
+) -> dict[str, list[IncidentCandidate]]:
     """The labelled candidates of every question with gold: what its query (S1: its relaxation
     cascade) finds, each with its incident's evidence and its match features."""
     from kg_count.answer.graph_answer import candidate_incidents, candidate_match_features
 
-    found: dict[str, list[Candidate]] = {}
+    found: dict[str, list[IncidentCandidate]] = {}
     for qid, question in questions.items():
         if qid not in gold:
             continue
         incidents = candidate_incidents(store, question)
         candidates = [
-            Candidate(
+            IncidentCandidate(
                 qid,
                 incident.iri,
                 evidence.get(incident.iri, []) + features,
@@ -132,7 +133,9 @@ def question_candidates(
 DOC_THRESHOLDS = tuple(round(0.05 * n, 2) for n in range(1, 20))
 
 
-def out_of_fold(candidates: Mapping[str, list[Candidate]], folds: Mapping[str, int], l2: float) -> dict[int, float]:
+def out_of_fold(
+    candidates: Mapping[str, list[IncidentCandidate]], folds: Mapping[str, int], l2: float
+) -> dict[int, float]:
     """Probabilities of every candidate (by ``id``) from models trained without its question's fold."""
     from kg_count.learning.linear_model import train
 
@@ -146,7 +149,7 @@ def out_of_fold(candidates: Mapping[str, list[Candidate]], folds: Mapping[str, i
     return probabilities
 
 
-def _log_loss(candidates: Mapping[str, list[Candidate]], probabilities: Mapping[int, float]) -> float:
+def _log_loss(candidates: Mapping[str, list[IncidentCandidate]], probabilities: Mapping[int, float]) -> float:
     import math
 
     losses = [
@@ -159,7 +162,7 @@ def _log_loss(candidates: Mapping[str, list[Candidate]], probabilities: Mapping[
 
 
 def document_threshold(
-    candidates: Mapping[str, list[Candidate]],
+    candidates: Mapping[str, list[IncidentCandidate]],
     golds: Mapping[str, GoldAnswer],
     probabilities: Mapping[int, float],
     subtasks: Mapping[str, int],
@@ -182,7 +185,9 @@ def document_threshold(
 
 
 def missed_rates(
-    candidates: Mapping[str, list[Candidate]], golds: Mapping[str, GoldAnswer], questions: Mapping[str, Question]
+    candidates: Mapping[str, list[IncidentCandidate]],
+    golds: Mapping[str, GoldAnswer],
+    questions: Mapping[str, Question],
 ) -> dict[str, float]:
     """Per subtask (2, 3): gold incidents (people) no candidate matched, per candidate incident (person) found."""
     rates = {}
@@ -199,7 +204,7 @@ def missed_rates(
 
 
 def _evidence(
-    candidates: Sequence[Candidate], question: Question, probabilities: Mapping[int, float], rate: float
+    candidates: Sequence[IncidentCandidate], question: Question, probabilities: Mapping[int, float], rate: float
 ) -> list[float]:
     """The distribution of one S2 or S3 question's count from its candidates' probabilities and the missed rate."""
     from kg_count.answer.graph_answer import count_evidence
@@ -208,7 +213,7 @@ def _evidence(
 
 
 def _squared_error(
-    candidates: Mapping[str, list[Candidate]],
+    candidates: Mapping[str, list[IncidentCandidate]],
     golds: Mapping[str, GoldAnswer],
     questions: Mapping[str, Question],
     probabilities: Mapping[int, float],
@@ -216,7 +221,6 @@ def _squared_error(
     rate: float,
 ) -> float:
     """Mean squared error of the most probable counts of one subtask's questions, with ``rate`` missed per found."""
-    from kg_count.incidents.confidence import most_probable
 
     errors = [
         (most_probable(_evidence(cands, questions[q], probabilities, rate)) - golds[q].numerical_answer) ** 2
@@ -243,7 +247,7 @@ class PriorChoice:
 
 
 def prior_weights(
-    candidates: Mapping[str, list[Candidate]],
+    candidates: Mapping[str, list[IncidentCandidate]],
     golds: Mapping[str, GoldAnswer],
     questions: Mapping[str, Question],
     folds: Mapping[str, int],
@@ -293,7 +297,7 @@ def prior_weights(
 
 
 def fit(
-    candidates: Mapping[str, list[Candidate]],
+    candidates: Mapping[str, list[IncidentCandidate]],
     golds: Mapping[str, GoldAnswer],
     questions: Mapping[str, Question],
     inner_folds: int = 4,

@@ -134,7 +134,9 @@ def f1(precision: float, recall: float) -> float:
     return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
-def choose_thresholds(model: CoreferenceModel, tuning: Sequence[tuple[Labelled, set[str] | None]]) -> CoreferenceModel:
+def choose_merge_thresholds(
+    model: CoreferenceModel, tuning: Sequence[tuple[Labelled, set[str] | None]]
+) -> CoreferenceModel:
     """``model`` with the thresholds of best pooled B³ F1 over the gold documents of each (set, docs) in
     ``tuning`` (docs None: all its gold documents)."""
     scored = [
@@ -189,8 +191,8 @@ def state_folds(gold: dict[str, str], props: dict, reports: Sequence[Report], fo
 def fit_and_tune(
     examples: Sequence[tuple[list[str], int]], tuning: Sequence[tuple[Labelled, set[str] | None]], l2: float
 ) -> CoreferenceModel:
-    """A model fitted on ``examples`` with thresholds chosen on ``tuning`` (see ``choose_thresholds``)."""
-    return choose_thresholds(fit(examples, l2), tuning)
+    """A model fitted on ``examples`` with thresholds chosen on ``tuning`` (see ``choose_merge_thresholds``)."""
+    return choose_merge_thresholds(fit(examples, l2), tuning)
 
 
 def cross_validate(

@@ -1,8 +1,8 @@
-"""Candidate values with named features, and the feature helpers the candidate finders share.
+"""ValueCandidate values with named features, and the feature helpers the candidate finders share.
 
 A candidate is one value a document could give a slot (an incident date, a state, a city, a
 killed or injured count) with the binary features of the mentions that state it; the learned
-ranker (kg_count.nlp.ranker) scores candidates by their features and keeps the best.
+ranker (kg_count.nlp.extraction_models) scores candidates by their features and keeps the best.
 """
 
 from __future__ import annotations
@@ -103,14 +103,14 @@ INCIDENT_CUES = frozenset(
 
 
 @dataclass
-class Candidate:
+class ValueCandidate:
     """One value for a slot and the set of its features' names."""
 
     value: Hashable
     features: set[str] = field(default_factory=set)
 
 
-def bucket(number: int, bounds: tuple[int, ...]) -> str:
+def bound_name(number: int, bounds: tuple[int, ...]) -> str:
     """The name of the interval of ``bounds`` that ``number`` falls in: "<=b" for the first bound it does
     not exceed, ">last" past all of them."""
     for bound in bounds:
@@ -127,10 +127,10 @@ def sentence_cues(sentence) -> set[str]:
 
 def merge(candidates: dict, value: Hashable, features: set[str]) -> None:
     """Add ``features`` to the candidate of ``value`` in ``candidates`` (created when new)."""
-    candidates.setdefault(value, Candidate(value)).features.update(features)
+    candidates.setdefault(value, ValueCandidate(value)).features.update(features)
 
 
-def count_features(prefix: str, number: int) -> set[str]:
+def mention_count_features(prefix: str, number: int) -> set[str]:
     """``prefix:n=1``, ``=2`` or ``>=3``: how many mentions state a candidate."""
     return {f"{prefix}:n={number}" if number < 3 else f"{prefix}:n>=3"}
 

@@ -16,8 +16,8 @@ from typing import Callable, Sequence
 
 from kg_count.geography import gazetteer
 from kg_count.learning.linear_model import LinearModel
-from kg_count.learning.model_files import load_model
-from kg_count.nlp.features import Candidate
+from kg_count.learning.model_files import load_shipped_model
+from kg_count.nlp.candidate_features import ValueCandidate
 from kg_count.nlp.place_candidates import PlaceCandidates, city_in_state_features
 from kg_count.nlp.places import Place
 from kg_count.nlp.times import IncidentDate
@@ -48,10 +48,10 @@ class DocumentCandidates:
     and counts, and the rule's date (kept when the text states no day)."""
 
     follow_up: set[str]
-    dates: list[Candidate]
+    dates: list[ValueCandidate]
     places: PlaceCandidates
-    killed: list[Candidate]
-    injured: list[Candidate]
+    killed: list[ValueCandidate]
+    injured: list[ValueCandidate]
     rule_date: IncidentDate
 
 
@@ -83,10 +83,10 @@ class ExtractionModels:
         return cls({slot: LinearModel.from_json(data["models"][slot]) for slot in SLOTS}, dict(data["trained_with"]))
 
 
-def shipped_models() -> ExtractionModels:
+def shipped_extraction_models() -> ExtractionModels:
     """The extraction models shipped with the package (``kg_count/models/extraction.json``), read by the one
     model loader (``kg_count.learning.model_files``), which warns when they were trained with other settings."""
-    return load_model("extraction", ExtractionModels.from_json)
+    return load_shipped_model("extraction", ExtractionModels.from_json)
 
 
 def follow_up_band(probability: float) -> str:
@@ -101,12 +101,12 @@ def follow_up_band(probability: float) -> str:
     )
 
 
-def count_features(candidate: Candidate) -> set[str]:
+def count_candidate_features(candidate: ValueCandidate) -> set[str]:
     """A count candidate's features, each also paired with its value's bucket."""
     return with_pairs(candidate.features, COUNT_ANCHOR)
 
 
-def date_features(candidate: Candidate, follow_up: float) -> set[str]:
+def date_features(candidate: ValueCandidate, follow_up: float) -> set[str]:
     """A date candidate's features with the follow-up band crossed with those about its position."""
     band = follow_up_band(follow_up)
     crossed = {f"{band}&{f}" for f in candidate.features if f.startswith(CROSSED)}
@@ -122,15 +122,15 @@ def with_pairs(features: set[str], anchor: str) -> set[str]:
 
 def best(
     model: LinearModel,
-    candidates: Sequence[Candidate],
-    features: Callable[[Candidate], set[str]] = lambda c: c.features,
-) -> Candidate | None:
+    candidates: Sequence[ValueCandidate],
+    features: Callable[[ValueCandidate], set[str]] = lambda c: c.features,
+) -> ValueCandidate | None:
     """The candidate ``model`` scores highest (the first on ties); None when there are none."""
     scored = [(model.logit(features(c)), -n, c) for n, c in enumerate(candidates)]
     return max(scored, key=lambda item: item[:2])[2] if scored else None
 
 
-def _evidence(city: Candidate | None) -> str:
+def _evidence(city: ValueCandidate | None) -> str:
     """How the chosen place was found, in the words of the record's ``place_evidence``."""
     if city is None:
         return "named state"
@@ -158,6 +158,6 @@ def choose(models: ExtractionModels, candidates: DocumentCandidates) -> Choice:
         city = None
     if state_code:
         place = Place(city.value if city else None, state_code, _evidence(city))
-    killed = best(m["killed"], candidates.killed, count_features)
-    injured = best(m["injured"], candidates.injured, count_features)
+    killed = best(m["killed"], candidates.killed, count_candidate_features)
+    injured = best(m["injured"], candidates.injured, count_candidate_features)
     return Choice(date, place, killed.value if killed else 0, injured.value if injured else 0, follow_up)
