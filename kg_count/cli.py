@@ -204,7 +204,7 @@ def run_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_graph_commands(subparsers) -> None:
+def _add_build(subparsers) -> None:
     build = subparsers.add_parser(
         "build",
         help="build or update a graph store from documents",
@@ -217,6 +217,8 @@ def _add_graph_commands(subparsers) -> None:
     _add_build_options(build)
     build.set_defaults(handler=run_build)
 
+
+def _add_dump(subparsers) -> None:
     dump = subparsers.add_parser(
         "dump",
         help="print a document's or an incident's graph as Turtle",
@@ -229,6 +231,8 @@ def _add_graph_commands(subparsers) -> None:
     which.add_argument("--incident", help="incident id (see kg-count incidents)")
     dump.set_defaults(handler=run_dump)
 
+
+def _add_sparql(subparsers) -> None:
     sparql = subparsers.add_parser(
         "sparql",
         help="run a read-only SPARQL query over a store",
@@ -252,6 +256,8 @@ def _add_graph_commands(subparsers) -> None:
     )
     sparql.set_defaults(handler=run_sparql)
 
+
+def _add_incidents(subparsers) -> None:
     incidents = subparsers.add_parser(
         "incidents",
         help="list incidents, or explain one",
@@ -269,6 +275,8 @@ def _add_graph_commands(subparsers) -> None:
     )
     incidents.set_defaults(handler=run_incidents)
 
+
+def _add_extract(subparsers) -> None:
     extract = subparsers.add_parser(
         "extract",
         help="write what the pipeline reads from each document as JSON lines",
@@ -283,13 +291,13 @@ def _add_graph_commands(subparsers) -> None:
 def build_options(args: argparse.Namespace) -> dict:
     """The keyword arguments of ``build_store`` given by ``--batch-size``, ``--workers``, ``--scheduler`` and
     ``--no-cache``."""
-    from kg_count.nlp.record_cache import default_cache_path
+    from kg_count.nlp.record_cache import default_record_cache_path
 
     if args.scheduler is not None and args.workers != 1:
         raise UsageError("give --workers or --scheduler, not both")
     if args.scheduler is not None and not SCHEDULER_ADDRESS.match(args.scheduler):
         raise UsageError(f"--scheduler {args.scheduler!r} is not a Dask scheduler address like tcp://HOST:8786")
-    cache = None if args.no_cache else default_cache_path()
+    cache = None if args.no_cache else default_record_cache_path()
     return {"batch_size": args.batch_size, "workers": args.workers, "scheduler": args.scheduler, "cache": cache}
 
 
@@ -369,7 +377,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_answer(subparsers)
     _add_evaluate(subparsers)
     _add_run_sample(subparsers)
-    _add_graph_commands(subparsers)
+    for add in (_add_build, _add_dump, _add_sparql, _add_incidents, _add_extract):
+        add(subparsers)
     add_qa_parser(subparsers)
     _add_train(subparsers)
     _remember_parsers(parser)

@@ -20,7 +20,7 @@ from kg_count.learning.encoder import PACKAGE, load_encoder
 CACHE_ENV = "KG_COUNT_VECTOR_CACHE"
 
 
-def default_cache_path() -> Path:
+def default_vector_cache_path() -> Path:
     """``$KG_COUNT_VECTOR_CACHE``, else ``sentence_vectors.sqlite`` in the project cache folder."""
     from kg_count.resources.wordnet import project_cache
 
@@ -33,11 +33,11 @@ def _key(text: str) -> str:
 
 def sentence_vectors(texts: Iterable[str], cache: Path | None = None) -> dict[str, np.ndarray]:
     """Each distinct text of ``texts`` -> its normalised sentence vector (float32), read from the cache
-    at ``cache`` (default ``default_cache_path()``) or encoded and then cached. Empty texts get none."""
+    at ``cache`` (default ``default_vector_cache_path()``) or encoded and then cached. Empty texts get none."""
     wanted = sorted({t for t in texts if t.strip()})
     found: dict[str, np.ndarray] = {}
     with SqliteCache(
-        cache or default_cache_path(), "vectors", "vector", kind="BLOB", what="sentence-vector cache"
+        cache or default_vector_cache_path(), "vectors", "vector", kind="BLOB", what="sentence-vector cache"
     ) as stored:
         for text in wanted:
             blob = stored.get(_key(text))

@@ -20,7 +20,7 @@ from kg_count.nlp.version import pipeline_version
 from kg_count.nlp.record import DocumentRecord
 
 
-def default_cache_path() -> Path:
+def default_record_cache_path() -> Path:
     """``$KG_COUNT_RECORD_CACHE``, else ``records.sqlite`` in the project cache folder."""
     from kg_count.resources.wordnet import project_cache
 

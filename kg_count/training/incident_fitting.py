@@ -296,6 +296,19 @@ def prior_weights(
     return best
 
 
+def _useful_missed_rates(candidates, golds, questions, probabilities) -> dict[str, float]:
+    """Each subtask's rate of missed incidents (people), kept where it lowers the out-of-fold squared error of
+    the counts (with the out-of-fold ``probabilities``), else 0."""
+    rates = missed_rates(candidates, golds, questions)
+    for subtask, rate in list(rates.items()):
+        errors = {
+            scale: _squared_error(candidates, golds, questions, probabilities, int(subtask), scale * rate)
+            for scale in (0.0, 1.0)
+        }
+        rates[subtask] = rate if errors[1.0] < errors[0.0] else 0.0
+    return rates
+
+
 def fit(
     candidates: Mapping[str, list[IncidentCandidate]],
     golds: Mapping[str, GoldAnswer],
@@ -327,13 +340,7 @@ def fit(
     losses = {l2: _log_loss(candidates, p) for l2, p in trials.items()}
     l2 = min(grid, key=lambda value: (losses[value], value))
     threshold = document_threshold(candidates, golds, trials[l2], {q: questions[q].subtask for q in candidates})
-    rates = missed_rates(candidates, golds, questions)
-    for subtask, rate in list(rates.items()):
-        errors = {
-            scale: _squared_error(candidates, golds, questions, trials[l2], int(subtask), scale * rate)
-            for scale in (0.0, 1.0)
-        }
-        rates[subtask] = rate if errors[1.0] < errors[0.0] else 0.0
+    rates = _useful_missed_rates(candidates, golds, questions, trials[l2])
     choice = prior_weights(candidates, golds, questions, folds, trials[l2], rates)
     prior = fit_prior(
         ((questions[q], golds[q].numerical_answer) for q in candidates if questions[q].subtask in (2, 3)),
