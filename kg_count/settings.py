@@ -128,12 +128,6 @@ class QATrainingSettings:
     semantic_vector_l2: float
     torque_trigger_threshold: float
     ester_trigger_threshold: float
-    before_threshold: float
-    after_threshold: float
-    overlaps_threshold: float
-    finished_threshold: float
-    ongoing_threshold: float
-    future_threshold: float
 
 
 @dataclass(frozen=True)

@@ -192,12 +192,15 @@ def _fold_id(key: str) -> str:
     return key.removeprefix("timebank:")
 
 
-def train_models(data: TrainingData, keep: Callable[[str], bool] = lambda key: True):
+def train_models(
+    data: TrainingData, keep: Callable[[str], bool] = lambda key: True, torque_thresholds: dict | None = None
+):
     """The four scorers trained on the examples whose passage/document id passes ``keep``.
 
     Returns a QAModels fitted with the penalties of the [qa_training] settings, each carrying that
-    section and its decision thresholds (the trigger model's by annotation style, the temporal
-    model's by relation asked, the status model's by status).
+    section and its decision thresholds: the trigger model's by annotation style (from the settings), the
+    temporal model's by relation asked and the status model's by status from ``torque_thresholds``
+    (``{asked: threshold}``, as ``thresholds.choose_torque_thresholds`` chooses them; 0.5 where absent).
     """
     from dataclasses import asdict
 
@@ -222,7 +225,7 @@ def train_models(data: TrainingData, keep: Callable[[str], bool] = lambda key: T
         "ester": chosen_settings.ester_trigger_threshold,
     }
     for name, asked in (("temporal", TEMPORAL_RELATIONS), ("status", STATUSES)):
-        models[name].thresholds = {kind: values[f"{kind}_threshold"] for kind in asked}
+        models[name].thresholds = {kind: (torque_thresholds or {}).get(kind, 0.5) for kind in asked}
     return QAModels(**models)
 
 

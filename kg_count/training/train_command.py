@@ -169,11 +169,19 @@ def qa_training_files(data: Path) -> tuple[Path, list[Path], Path]:
 
 
 def train_qa(place: TrainingPlace) -> Path:
-    """Fit the four passage scorers on all the QA training data, and the ESTER answer ranker on the candidates
-    of 5-fold cross-validation by passage; the cross-validated scores in the manifest."""
+    """Fit the four passage scorers on all the QA training data, with TORQUE's decision thresholds and the ESTER
+    answer ranker chosen on the candidates of 5-fold cross-validation by passage (scores of thresholds and
+    ranker chosen without the scored fold in the manifest)."""
     from kg_count.qa.readers import read_ester, read_torque, read_torque_clusters
     from kg_count.qa.scoring import ester_scores, torque_scores
-    from kg_count.qa.training import collect, cross_validate, matres_f1, nested_ranker_predictions, train_models
+    from kg_count.qa.training import (
+        collect,
+        cross_validate,
+        matres_f1,
+        nested_ranker_predictions,
+        nested_threshold_predictions,
+        train_models,
+    )
 
     torque_path, ester_paths, timebank = qa_training_files(place.data)
     original = place.data / "ester" / "final_train_ans_gen_500original.json"
@@ -187,13 +195,15 @@ def train_qa(place: TrainingPlace) -> Path:
     status("cross-validating the QA models by passage (5 folds)")
     folds = cross_validate(training, torque_questions, ester_questions)
     nested, ranker = nested_ranker_predictions(ester_questions, folds["ester_candidates"], 5)
+    torque_nested, thresholds = nested_threshold_predictions(torque_questions, folds["torque_candidates"], 5)
     scores = {
-        "torque": torque_scores(torque_questions, folds["torque"], clusters),
+        "torque": torque_scores(torque_questions, torque_nested, clusters),
+        "torque_thresholds": thresholds,
         "ester": {path.name: ester_scores(ester_questions[path], nested[path]) for path in ester_questions},
         "matres": matres_f1(folds["matres"]),
     }
     status("fitting the QA models on every passage")
-    models = train_models(training)
+    models = train_models(training, torque_thresholds=thresholds)
     data = {"qa": data_sha256(torque_path, *ester_paths, original, timebank)}
     for name in ("triggers", "temporal", "status", "semantic"):
         save_shipped_model(f"qa_{name}", getattr(models, name), place.models_dir, data, {"cross_validated": scores})
