@@ -5,9 +5,9 @@ each fold the four scorers are trained on the other folds (``kg-count train qa``
 procedure) and that fold's questions answered and MATRES pairs ordered. Writes OUT/torque_cv.json,
 OUT/ester_cv.json, OUT/ester_test_cv.json (predictions) and OUT/scores.json, and prints the scores
 by kind and type. TORQUE's per-kind decision thresholds are chosen, for each fold, on the other
-folds' held-out confidences (kg_count.qa.thresholds; OUT/torque_cv_nested_thresholds.json); the
+folds' held-out confidences (kg_count.qa.learned.thresholds; OUT/torque_cv_nested_thresholds.json); the
 thresholds chosen on all folds are printed for the [qa_training] settings. ESTER's answer ranker
-(kg_count.qa.answer_ranking) is likewise fitted, for each fold, on the other folds' held-out
+(kg_count.qa.learned.answer_ranking) is likewise fitted, for each fold, on the other folds' held-out
 candidates of both ESTER files; the one fitted on all folds is written to OUT/answer_ranker.json
 (``kg-count train qa`` fits and ships the same one). Per-question latency:
 answering the whole TORQUE and ESTER files with the shipped models (``--latency``), encoder
@@ -24,11 +24,11 @@ import time
 from pathlib import Path
 
 from kg_count.io.atomic import write_json_atomic
-from kg_count.qa.commands import format_scores, torque_question_kind
-from kg_count.qa.readers import read_ester, read_torque, read_torque_clusters
-from kg_count.qa.scoring import ester_scores, torque_scores
+from kg_count.qa.datasets.commands import format_scores, torque_question_kind
+from kg_count.qa.inputs.readers import read_ester, read_torque, read_torque_clusters
+from kg_count.qa.datasets.scoring import ester_scores, torque_scores
 from kg_count.training.train_command import qa_training_files
-from kg_count.qa.training import (
+from kg_count.qa.learned.training import (
     collect,
     cross_validate,
     matres_f1,
@@ -41,9 +41,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def latency(torque_path: Path, ester_path: Path) -> dict:
     """Wall and CPU seconds answering whole files with the shipped models (a fresh passage cache)."""
-    from kg_count.qa import ester, torque
+    from kg_count.qa.datasets import ester, torque
     from kg_count.learning.encoder import load_encoder
-    from kg_count.qa.model_set import shipped_qa_models
+    from kg_count.qa.learned.model_set import shipped_qa_models
 
     models = shipped_qa_models()
     load_encoder()

@@ -14,7 +14,7 @@ from kg_count import __version__
 from kg_count.errors import KgCountError, UsageError
 from kg_count.settings import settings
 from kg_count.task import EVENT_TYPES
-from kg_count.qa.commands import add_qa_parser
+from kg_count.qa.datasets.commands import add_qa_parser
 
 SYSTEMS = ("graph", "baseline")
 STORE_HELP = "store folder, or the URL of a SPARQL 1.1 server (query at URL/query, update at URL/update)"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from kg_count.errors import SetupError
-from kg_count.qa.answer_ranking import (
+from kg_count.qa.learned.answer_ranking import (
     FEATURES,
     AnswerRanker,
     AnswerCandidate,
@@ -17,7 +17,7 @@ from kg_count.qa.answer_ranking import (
     rank_features,
     train_answer_ranker,
 )
-from kg_count.qa.readers import EsterQuestion
+from kg_count.qa.inputs.readers import EsterQuestion
 
 
 def feature(matrix: np.ndarray, row: int, name: str) -> float:
@@ -126,7 +126,7 @@ def test_the_ranker_file_round_trips_and_a_stale_one_names_itself(tmp_path):
 
 
 def test_the_shipped_ranker_loads_with_this_versions_features():
-    from kg_count.qa.model_set import shipped_qa_models
+    from kg_count.qa.learned.model_set import shipped_qa_models
 
     ranker = shipped_qa_models().answer_ranker
     assert ranker.weights.shape == (len(FEATURES),) and 0 < ranker.threshold <= 1.01

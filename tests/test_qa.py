@@ -9,12 +9,12 @@ import pytest
 
 from kg_count.cli import main
 from kg_count.errors import InputError
-from kg_count.qa import ester, torque
-from kg_count.qa.analysis import analyse_passage
-from kg_count.qa.model_set import shipped_qa_models
-from kg_count.qa.question_parsing import parse_semantic_question, parse_temporal_question
-from kg_count.qa.readers import EsterQuestion, TorqueQuestion, read_ester, read_torque
-from kg_count.qa.scoring import ester_question_scores, set_f1, torque_question_scores, torque_scores
+from kg_count.qa.datasets import ester, torque
+from kg_count.qa.passage_graph.analysis import analyse_passage
+from kg_count.qa.learned.model_set import shipped_qa_models
+from kg_count.qa.passage_graph.question_parsing import parse_semantic_question, parse_temporal_question
+from kg_count.qa.inputs.readers import EsterQuestion, TorqueQuestion, read_ester, read_torque
+from kg_count.qa.datasets.scoring import ester_question_scores, set_f1, torque_question_scores, torque_scores
 from tests.conftest import SHARED_DATA
 
 PASSAGE = (
@@ -383,7 +383,7 @@ def test_modal_questions_take_only_events_not_yet_real(torque_passage):
 
 
 def test_read_timeml_and_matres(tmp_path):
-    from kg_count.qa.timeml import read_matres, read_timeml
+    from kg_count.qa.inputs.timeml import read_matres, read_timeml
 
     path = tmp_path / "doc.tml"
     path.write_text(

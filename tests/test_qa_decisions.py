@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kg_count.qa.readers import TorqueQuestion
-from kg_count.qa.thresholds import choose_torque_thresholds, predictions_with, threshold_from
-from kg_count.qa.torque import Candidates
+from kg_count.qa.inputs.readers import TorqueQuestion
+from kg_count.qa.learned.thresholds import choose_torque_thresholds, predictions_with, threshold_from
+from kg_count.qa.datasets.torque import Candidates
 
 
 def question(text: str, *answers: tuple) -> TorqueQuestion:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kg_count.qa.analysis import analyse_passage
+from kg_count.qa.passage_graph.analysis import analyse_passage
 from kg_count.learning.encoder import DIMENSION, load_encoder, model_zip
-from kg_count.qa.relation_features import crossed, relation_pair_features, pair_vector
+from kg_count.qa.passage_graph.relation_features import crossed, relation_pair_features, pair_vector
 from kg_count.learning.linear_model import Example, LinearModel, train
-from kg_count.qa.model_set import shipped_qa_models
-from kg_count.qa.passage import parse
+from kg_count.qa.learned.model_set import shipped_qa_models
+from kg_count.qa.passage_graph.passage import parse
 
 PASSAGE = (
     "The police arrested the man after he shot two people outside a bar on Friday. He did not resist. "

@@ -98,7 +98,7 @@ def test_the_incident_model_records_its_settings_and_warns_when_others_are_in_fo
 def test_the_qa_models_record_their_settings_and_thresholds_and_warn_when_others_are_in_force(
     monkeypatch, tmp_path, caplog
 ):
-    from kg_count.qa.model_set import SCORERS, shipped_qa_models
+    from kg_count.qa.learned.model_set import SCORERS, shipped_qa_models
 
     trained = load_settings().qa_training
     models = shipped_qa_models()
@@ -108,7 +108,7 @@ def test_the_qa_models_record_their_settings_and_thresholds_and_warn_when_others
     )
     assert models.triggers.threshold_for("torque") == trained.torque_trigger_threshold
     assert models.triggers.threshold_for("ester") == trained.ester_trigger_threshold
-    from kg_count.qa.analysis import STATUSES, TEMPORAL_RELATIONS
+    from kg_count.qa.passage_graph.analysis import STATUSES, TEMPORAL_RELATIONS
 
     # TORQUE's decision thresholds are chosen by training and live in the model files only
     assert not [key for key in vars(trained) if key.split("_")[0] in (*TEMPORAL_RELATIONS, *STATUSES)]

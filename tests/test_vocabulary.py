@@ -74,8 +74,8 @@ PASSAGE = (
 
 @pytest.mark.parametrize("style", ["torque", "ester"])
 def test_passage_graphs_use_declared_terms_of_the_right_kind(style):
-    from kg_count.qa.analysis import analyse_passage
-    from kg_count.qa.model_set import shipped_qa_models
+    from kg_count.qa.passage_graph.analysis import analyse_passage
+    from kg_count.qa.learned.model_set import shipped_qa_models
 
     graph = analyse_passage("p1", PASSAGE, shipped_qa_models(), style).graph.store
     uses = {

@@ -87,7 +87,13 @@ def test_a_built_wheel_in_a_fresh_virtualenv_answers_outside_the_checkout(tmp_pa
     assert all("numerical_answer" in answer for answer in answers.values())
     listed = _run(fresh / "bin" / "kg-count", "incidents", "--store", "store", cwd=work, env=env).stdout
     assert "incidents shown" in listed
-    _run(python, "-c", "from kg_count.qa.model_set import shipped_qa_models; shipped_qa_models()", cwd=work, env=env)
+    _run(
+        python,
+        "-c",
+        "from kg_count.qa.learned.model_set import shipped_qa_models; shipped_qa_models()",
+        cwd=work,
+        env=env,
+    )
     _run(
         python,
         "-c",

@@ -172,9 +172,9 @@ def train_qa(place: TrainingPlace) -> Path:
     """Fit the four passage scorers on all the QA training data, with TORQUE's decision thresholds and the ESTER
     answer ranker chosen on the candidates of 5-fold cross-validation by passage (scores of thresholds and
     ranker chosen without the scored fold in the manifest)."""
-    from kg_count.qa.readers import read_ester, read_torque, read_torque_clusters
-    from kg_count.qa.scoring import ester_scores, torque_scores
-    from kg_count.qa.training import (
+    from kg_count.qa.inputs.readers import read_ester, read_torque, read_torque_clusters
+    from kg_count.qa.datasets.scoring import ester_scores, torque_scores
+    from kg_count.qa.learned.training import (
         collect,
         cross_validate,
         matres_f1,

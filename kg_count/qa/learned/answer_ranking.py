@@ -21,8 +21,8 @@ import numpy as np
 from kg_count.errors import InputError, SetupError
 from kg_count.io.atomic import read_json, write_json_atomic
 from kg_count.learning.linear_model import logit
-from kg_count.qa.readers import EsterQuestion
-from kg_count.qa.scoring import ester_question_scores, holds_gold_trigger
+from kg_count.qa.inputs.readers import EsterQuestion
+from kg_count.qa.datasets.scoring import ester_question_scores, holds_gold_trigger
 from kg_count.settings import settings
 
 RELATIONS = ("causes", "conditions", "counterfactual", "subEventOf", "coreferent")

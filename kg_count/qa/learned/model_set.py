@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from kg_count.learning.linear_model import LinearModel
 from kg_count.learning.model_files import load_shipped_model
-from kg_count.qa.answer_ranking import AnswerRanker
+from kg_count.qa.learned.answer_ranking import AnswerRanker
 
 logger = logging.getLogger(__name__)
 SCORERS = ("triggers", "temporal", "status", "semantic")

@@ -56,15 +56,15 @@ def add_qa_parser(subparsers) -> None:
 
 
 def _questions(dataset: str, path: Path):
-    from kg_count.qa.readers import read_ester, read_torque
+    from kg_count.qa.inputs.readers import read_ester, read_torque
 
     return read_torque(path) if dataset == "torque" else read_ester(path)
 
 
 def run_qa_answer(args: argparse.Namespace) -> int:
     """``kg-count qa torque|ester``: answer every question of a file and write the predictions."""
-    from kg_count.qa import ester, torque
-    from kg_count.qa.model_set import shipped_qa_models
+    from kg_count.qa.datasets import ester, torque
+    from kg_count.qa.learned.model_set import shipped_qa_models
 
     questions = _questions(args.dataset, args.input)
     models = shipped_qa_models()
@@ -79,7 +79,7 @@ def run_qa_answer(args: argparse.Namespace) -> int:
 
 def torque_question_kind(question) -> str:
     """The kind a TORQUE question is scored under (warm-up status, or relation and modality)."""
-    from kg_count.qa.question_parsing import parse_temporal_question
+    from kg_count.qa.passage_graph.question_parsing import parse_temporal_question
 
     return parse_temporal_question(question.question).kind
 
@@ -103,8 +103,8 @@ def format_scores(dataset: str, scores: dict) -> str:
 
 def run_qa_evaluate(args: argparse.Namespace) -> int:
     """``kg-count qa evaluate``: score predictions against a gold file and print the scores."""
-    from kg_count.qa.readers import read_torque_clusters
-    from kg_count.qa.scoring import ester_scores, torque_scores
+    from kg_count.qa.inputs.readers import read_torque_clusters
+    from kg_count.qa.datasets.scoring import ester_scores, torque_scores
 
     questions = _questions(args.dataset, args.gold)
     predictions = read_json(args.pred)
@@ -121,8 +121,8 @@ def run_qa_evaluate(args: argparse.Namespace) -> int:
 
 def run_qa_graph(args: argparse.Namespace) -> int:
     """``kg-count qa graph``: print one passage's event graph as Turtle."""
-    from kg_count.qa.analysis import analyse_passage
-    from kg_count.qa.model_set import shipped_qa_models
+    from kg_count.qa.passage_graph.analysis import analyse_passage
+    from kg_count.qa.learned.model_set import shipped_qa_models
 
     questions = _questions(args.dataset, args.input)
     key = (lambda q: q.passage_id) if args.dataset == "torque" else (lambda q: str(q.index))

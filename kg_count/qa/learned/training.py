@@ -27,10 +27,10 @@ import numpy as np
 from kg_count.io.atomic import read_json
 from kg_count.progress import progress
 from kg_count.learning.linear_model import Example
-from kg_count.qa.readers import parse_offsets, read_ester, read_torque
+from kg_count.qa.inputs.readers import parse_offsets, read_ester, read_torque
 
 if TYPE_CHECKING:
-    from kg_count.qa.answer_ranking import AnswerRanker
+    from kg_count.qa.learned.answer_ranking import AnswerRanker
 
 MATRES_LABELS = {"BEFORE": "before", "AFTER": "after", "EQUAL": "overlaps"}
 INVERSE = {"before": "after", "after": "before", "overlaps": "overlaps"}
@@ -91,16 +91,16 @@ def _tokens_at(doc, spans: Iterable[tuple[int, int]]) -> list[int]:
 
 def gold_analysis(passage_id: str, text: str, spans: Iterable[tuple[int, int]]):
     """The passage with its annotated events (no graph): parse, events and encoder vectors."""
-    from kg_count.qa.analysis import AnalysedPassage
-    from kg_count.qa.vectors import cached_token_vectors
-    from kg_count.qa.passage import events_at, parse
+    from kg_count.qa.passage_graph.analysis import AnalysedPassage
+    from kg_count.qa.passage_graph.vectors import cached_token_vectors
+    from kg_count.qa.passage_graph.passage import events_at, parse
 
     doc = parse(text)
     return AnalysedPassage(doc, events_at(doc, _tokens_at(doc, spans)), None, cached_token_vectors(doc))
 
 
 def _add_triggers(data: ExampleSet, key: str, analysis, gold_tokens: set[int], style: str) -> None:
-    from kg_count.qa.passage import candidate_tokens, trigger_blocks, trigger_features
+    from kg_count.qa.passage_graph.passage import candidate_tokens, trigger_blocks, trigger_features
 
     for token in candidate_tokens(analysis.doc):
         data.add(
@@ -125,9 +125,9 @@ class TrainingData:
 
 def collect(torque_path: Path | None, ester_paths: Iterable[Path], timebank: Path | None) -> TrainingData:
     """Read every passage once and build all training examples (fold key = passage or document id)."""
-    from kg_count.qa import ester, torque
-    from kg_count.qa.analysis import by_passage
-    from kg_count.qa.relation_features import crossed, relation_pair_features, pair_vector
+    from kg_count.qa.datasets import ester, torque
+    from kg_count.qa.passage_graph.analysis import by_passage
+    from kg_count.qa.passage_graph.relation_features import crossed, relation_pair_features, pair_vector
 
     data = TrainingData()
     if torque_path:
@@ -152,7 +152,7 @@ def collect(torque_path: Path | None, ester_paths: Iterable[Path], timebank: Pat
         for features, label, vector, blocks in ester.training_examples(analysis, items):
             data.semantic.add(key, features, label, vector, blocks)
     if timebank:
-        from kg_count.qa.timeml import read_timebank
+        from kg_count.qa.inputs.timeml import read_timebank
 
         documents, pairs = read_timebank(timebank)
         by_document: dict[str, list] = {}
@@ -205,8 +205,8 @@ def train_models(
     from dataclasses import asdict
 
     from kg_count.learning.linear_model import train
-    from kg_count.qa.analysis import STATUSES, TEMPORAL_RELATIONS
-    from kg_count.qa.model_set import SCORERS, QAModels
+    from kg_count.qa.passage_graph.analysis import STATUSES, TEMPORAL_RELATIONS
+    from kg_count.qa.learned.model_set import SCORERS, QAModels
     from kg_count.settings import settings
 
     chosen_settings = settings().qa_training
@@ -232,7 +232,7 @@ def train_models(
 def matres_predictions(data: TrainingData, models, keep: Callable[[str], bool]) -> list[tuple[str, str]]:
     """(gold, predicted) MATRES relation of every pair of the documents passing ``keep`` (VAGUE gold
     pairs included; the prediction is the likeliest of before, after and overlaps)."""
-    from kg_count.qa.relation_features import crossed
+    from kg_count.qa.passage_graph.relation_features import crossed
 
     results = []
     labels = {v: k for k, v in MATRES_LABELS.items()}
@@ -263,8 +263,8 @@ def cross_validate(data: TrainingData, torque_questions: list, ester_questions: 
     {path: {...}}, "matres": [(gold, pred)]}``; the candidates carry every
     confidence, for choosing TORQUE's thresholds and fitting ESTER's answer ranker. ESTER answers
     here trust the confidence alone (the folds' models have no fitted ranker)."""
-    from kg_count.qa import ester, torque
-    from kg_count.qa.thresholds import predictions_with
+    from kg_count.qa.datasets import ester, torque
+    from kg_count.qa.learned.thresholds import predictions_with
 
     result = {
         "torque": {},
@@ -290,7 +290,7 @@ def cross_validate(data: TrainingData, torque_questions: list, ester_questions: 
 def nested_threshold_predictions(questions: list, candidates: dict, folds: int) -> tuple[dict, dict]:
     """TORQUE predictions whose thresholds were chosen without the scored passage's fold, and the
     thresholds chosen on all folds: ``(predictions, {asked: threshold})``."""
-    from kg_count.qa.thresholds import choose_torque_thresholds, predictions_with, threshold_from
+    from kg_count.qa.learned.thresholds import choose_torque_thresholds, predictions_with, threshold_from
 
     predictions = {}
     for fold in range(folds):
@@ -304,8 +304,8 @@ def nested_ranker_predictions(questions: dict, candidates: dict, folds: int) -> 
     """ESTER predictions ranked by answer rankers fitted without the scored passage's fold, and the
     ranker fitted on all folds: ``({path: {index: [phrase, ...]}}, ranker)``. ``questions`` and
     ``candidates`` are ``{path: [EsterQuestion]}`` and ``{path: {index: QuestionCandidates | None}}``."""
-    from kg_count.qa.answer_ranking import train_answer_ranker
-    from kg_count.qa.ester import ranked_answers
+    from kg_count.qa.learned.answer_ranking import train_answer_ranker
+    from kg_count.qa.datasets.ester import ranked_answers
     from kg_count.settings import settings
 
     limit = settings().reading.max_ester_answers

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kg_count.qa.passage import PassageEvent
-from kg_count.qa.question_parsing import QUESTION_WORDS
+from kg_count.qa.passage_graph.passage import PassageEvent
+from kg_count.qa.passage_graph.question_parsing import QUESTION_WORDS
 from kg_count.settings import settings
 
 

@@ -16,7 +16,7 @@ import pyoxigraph as ox
 
 from kg_count.graph.namespaces import KGC, NIF, SEM
 from kg_count.graph.queries import read_query
-from kg_count.qa.passage import PassageEvent
+from kg_count.qa.passage_graph.passage import PassageEvent
 
 BASE = "http://kg-count.org/passage/"
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")

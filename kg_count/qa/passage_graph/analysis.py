@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Iterable
 
-from kg_count.qa.relation_features import crossed, event_features, relation_pair_features, pair_vector
-from kg_count.qa.model_set import QAModels
-from kg_count.qa.passage import PassageEvent, find_events, parse
-from kg_count.qa.passage_graph import PassageGraph
+from kg_count.qa.passage_graph.relation_features import crossed, event_features, relation_pair_features, pair_vector
+from kg_count.qa.learned.model_set import QAModels
+from kg_count.qa.passage_graph.passage import PassageEvent, find_events, parse
+from kg_count.qa.passage_graph.event_store import PassageGraph
 from kg_count.settings import settings
 
 TEMPORAL_RELATIONS = ("before", "after", "overlaps")
@@ -54,7 +54,7 @@ def passage_vectors(doc, models: QAModels):
     """The encoder's token vectors of ``doc`` when the models read them, else None."""
     if not models.uses_encoder:
         return None
-    from kg_count.qa.vectors import cached_token_vectors
+    from kg_count.qa.passage_graph.vectors import cached_token_vectors
 
     return cached_token_vectors(doc)
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from kg_count.qa.readers import TorqueQuestion
-from kg_count.qa.scoring import torque_question_scores
+from kg_count.qa.inputs.readers import TorqueQuestion
+from kg_count.qa.datasets.scoring import torque_question_scores
 from kg_count.settings import settings
 
 if TYPE_CHECKING:
-    from kg_count.qa.torque import Candidates
+    from kg_count.qa.datasets.torque import Candidates
 
 
 def choose_torque_thresholds(questions: Iterable[TorqueQuestion], candidates: dict) -> dict[str, float]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from kg_count.nlp.candidate_features import bound_name
-from kg_count.qa.passage import REPORTING, PassageEvent
+from kg_count.qa.passage_graph.passage import REPORTING, PassageEvent
 
 CONNECTIVES = {
     "before",

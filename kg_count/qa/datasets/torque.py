@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from kg_count.progress import progress
-from kg_count.qa.analysis import AnalysedPassage, analyse_passage, by_passage, status_features
-from kg_count.qa.anchors import find_anchor
-from kg_count.qa.relation_features import crossed, relation_pair_features, pair_vector
-from kg_count.qa.model_set import QAModels
-from kg_count.qa.passage import PassageEvent, parse
-from kg_count.qa.question_parsing import TemporalQuestion, parse_temporal_question
-from kg_count.qa.readers import TorqueQuestion
-from kg_count.qa.thresholds import predictions_with
+from kg_count.qa.passage_graph.analysis import AnalysedPassage, analyse_passage, by_passage, status_features
+from kg_count.qa.passage_graph.anchors import find_anchor
+from kg_count.qa.passage_graph.relation_features import crossed, relation_pair_features, pair_vector
+from kg_count.qa.learned.model_set import QAModels
+from kg_count.qa.passage_graph.passage import PassageEvent, parse
+from kg_count.qa.passage_graph.question_parsing import TemporalQuestion, parse_temporal_question
+from kg_count.qa.inputs.readers import TorqueQuestion
+from kg_count.qa.learned.thresholds import predictions_with
 
 QUESTION_RELATIONS = {"before": "before", "after": "after", "during": "overlaps"}
 NOT_YET_REAL = {"uncertain", "hypothetical", "intended"}

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from kg_count.progress import progress
-from kg_count.qa.analysis import AnalysedPassage, analyse_passage, by_passage
-from kg_count.qa.answer_ranking import AnswerRanker, AnswerCandidate, QuestionCandidates
-from kg_count.qa.anchors import find_anchor, question_lemmas
-from kg_count.qa.relation_features import crossed, relation_pair_features, pair_vector
-from kg_count.qa.model_set import QAModels
-from kg_count.qa.passage import PassageEvent, parse
-from kg_count.qa.question_parsing import SemanticQuestion, parse_semantic_question
-from kg_count.qa.readers import EsterQuestion
+from kg_count.qa.passage_graph.analysis import AnalysedPassage, analyse_passage, by_passage
+from kg_count.qa.learned.answer_ranking import AnswerRanker, AnswerCandidate, QuestionCandidates
+from kg_count.qa.passage_graph.anchors import find_anchor, question_lemmas
+from kg_count.qa.passage_graph.relation_features import crossed, relation_pair_features, pair_vector
+from kg_count.qa.learned.model_set import QAModels
+from kg_count.qa.passage_graph.passage import PassageEvent, parse
+from kg_count.qa.passage_graph.question_parsing import SemanticQuestion, parse_semantic_question
+from kg_count.qa.inputs.readers import EsterQuestion
 from kg_count.settings import settings
 
 RELATION_OF_TYPE = {

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from kg_count.learning.encoder import VECTOR_LAYERS, load_encoder
-from kg_count.qa.passage import parse
+from kg_count.qa.passage_graph.passage import parse
 
 
 def _disk_cache() -> Path | None:

@@ -12,7 +12,7 @@ import re
 from collections import Counter, defaultdict
 from typing import Iterable, Sequence
 
-from kg_count.qa.readers import EsterQuestion, Span, TorqueQuestion
+from kg_count.qa.inputs.readers import EsterQuestion, Span, TorqueQuestion
 
 CONSISTENT_F1 = 0.8
 

@@ -1,0 +1,1 @@
+"""Each dataset's questions answered and scored (TORQUE, ESTER), and the `kg-count qa` commands."""

@@ -1,0 +1,1 @@
+"""A passage as an event graph: parsed events, their relations and statuses, anchors and questions read."""
