@@ -63,9 +63,7 @@ LONG_FUNCTIONS_TO_SPLIT = {
     "kg_count/learning/linear_model.py:train",
     "kg_count/graph/document_graph.py:document_graph",
     "kg_count/graph/loader.py:build_store",
-    "kg_count/answer/graph_answer.py:query_plan",
     "kg_count/qa/learned/training.py:collect",
-    "kg_count/nlp/count_candidates.py:count_candidates",
 }
 
 

@@ -125,6 +125,34 @@ RELAXATIONS = 6  # S1's relaxation steps after the exact query (see query_plan)
 LOOSENING_RELAXATIONS = 4  # the steps up to this one still ask every asked property, loosened; later ones drop one
 
 
+def _place_constraint(location: tuple[str, str], relax: int, fragments: list, bindings: dict) -> bool:
+    """Add the asked place's fragment and bindings at relaxation ``relax`` (see ``query_plan``); return whether
+    relaxation 2 loosened it (a city of the asked name in any state)."""
+    granularity, value = location
+    near = settings().answering
+    loosened = False
+    city = asked_city(value) if relax and granularity == "city" else None
+    if relax == 2 and granularity == "city":
+        loosened = True
+        fragments.append("city_named")
+        title = value.removeprefix(DBPEDIA_PREFIX).split(",_", 1)[0]
+        bindings["cityPrefix"] = Literal(f"{DBPEDIA_PREFIX}{title},_")
+    elif city is not None and relax >= 3:
+        fragments.append("state")
+        bindings["place"] = URIRef(state_iri(city[1]))
+    elif city is not None:
+        where = gazetteer().coordinates[city]
+        fragments.append("city_near")
+        dlat = near.near_km / 111.0
+        dlong = dlat / max(math.cos(math.radians(where[0])), 0.1)
+        for name, number in (("lat", where[0]), ("long", where[1]), ("dlat", dlat), ("dlong", dlong)):
+            bindings[name] = Literal(number, datatype=XSD.double)
+    else:
+        fragments.append(granularity)
+        bindings["place"] = URIRef(city_standing_for(value) if granularity == "city" else value)
+    return loosened
+
+
 def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dict] | None:
     """The constraint fragments and variable bindings that express ``question``.
 
@@ -157,26 +185,7 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
             dct_end = question.time.end + dt.timedelta(days=near.dct_days_before)
             bindings["dctEnd"] = Literal(dct_end, datatype=XSD.date)
     if question.location is not None and question.location[1]:
-        granularity, value = question.location
-        city = asked_city(value) if relax and granularity == "city" else None
-        if relax == 2 and granularity == "city":
-            loosened = True
-            fragments.append("city_named")
-            title = value.removeprefix(DBPEDIA_PREFIX).split(",_", 1)[0]
-            bindings["cityPrefix"] = Literal(f"{DBPEDIA_PREFIX}{title},_")
-        elif city is not None and relax >= 3:
-            fragments.append("state")
-            bindings["place"] = URIRef(state_iri(city[1]))
-        elif city is not None:
-            where = gazetteer().coordinates[city]
-            fragments.append("city_near")
-            dlat = near.near_km / 111.0
-            dlong = dlat / max(math.cos(math.radians(where[0])), 0.1)
-            for name, number in (("lat", where[0]), ("long", where[1]), ("dlat", dlat), ("dlong", dlong)):
-                bindings[name] = Literal(number, datatype=XSD.double)
-        else:
-            fragments.append(granularity)
-            bindings["place"] = URIRef(city_standing_for(value) if granularity == "city" else value)
+        loosened = _place_constraint(question.location, relax, fragments, bindings)
     if question.participant is not None:
         granularity, value = question.participant
         if relax == 2 and granularity == "full_name" and len(value.split()) > 1:

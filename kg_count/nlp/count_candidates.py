@@ -69,6 +69,29 @@ def harm_words(doc, body_start: int, lead_sentences: int = 2) -> set[str]:
     return found
 
 
+def _value_features(value, features, context, counted, numbers, named, others, shot) -> set[str]:
+    """Features of one candidate count ``value`` (already carrying ``features``) against everything the
+    document states: how it ranks among the stated numbers, the named people, other statuses' numbers,
+    the people shot; the zero and one candidates crossed with the document's ``context``."""
+    found = {f"value:{bound_name(value, (0, 1, 2, 3, 5))}"}
+    found |= {f"{c}&{f}" for c in context for f in ("zero", "one") if f in features}
+    if counted[value]:
+        found.add(f"times:{bound_name(counted[value], (1, 2))}")
+    if numbers and value == max(numbers):
+        found.add("max_stated")
+    if numbers and value == min(numbers) and len(set(numbers)) > 1:
+        found.add("min_stated")
+    if value < named:
+        found.add("below_named")
+    if not numbers:
+        found.add("none_stated")
+    if value in others:
+        found.add("stated_for_other")
+    if shot and value > max(shot):
+        found.add("above_shot")
+    return found
+
+
 def count_candidates(
     status: str,
     statements: Sequence[CountStatement],
@@ -110,24 +133,7 @@ def count_candidates(
         f"other:{bound_name(other_count, (0, 1))}",
         f"other_stated:{bound_name(len(others), (0, 1))}",
     }
-    for candidate in candidates.values():
-        candidate.features |= words
     for value, candidate in candidates.items():
-        features = candidate.features
-        features.add(f"value:{bound_name(value, (0, 1, 2, 3, 5))}")
-        features |= {f"{c}&{f}" for c in context for f in ("zero", "one") if f in features}
-        if counted[value]:
-            features.add(f"times:{bound_name(counted[value], (1, 2))}")
-        if numbers and value == max(numbers):
-            features.add("max_stated")
-        if numbers and value == min(numbers) and len(set(numbers)) > 1:
-            features.add("min_stated")
-        if value < named:
-            features.add("below_named")
-        if not numbers:
-            features.add("none_stated")
-        if value in others:
-            features.add("stated_for_other")
-        if shot and value > max(shot):
-            features.add("above_shot")
+        candidate.features |= words
+        candidate.features |= _value_features(value, candidate.features, context, counted, numbers, named, others, shot)
     return list(candidates.values())
