@@ -61,7 +61,6 @@ def test_the_readme_is_short_and_names_no_commit_or_issue():
 LONG_FUNCTIONS_TO_SPLIT = {
     "kg_count/nlp/place_candidates.py:place_candidates",
     "kg_count/learning/linear_model.py:train",
-    "kg_count/graph/document_graph.py:document_graph",
     "kg_count/graph/loader.py:build_store",
     "kg_count/qa/learned/training.py:collect",
 }

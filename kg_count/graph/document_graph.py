@@ -55,6 +55,54 @@ def _mention(graph: Graph, doc: URIRef, mention: MentionRecord, kind: URIRef) ->
     return node
 
 
+def _add_time(graph: Graph, doc: URIRef, record: DocumentRecord) -> URIRef:
+    """Add the incident date's estimate with its time mentions; return its node."""
+    time_node = URIRef(f"{doc}#time")
+    graph.add((time_node, RDF.type, TIME.Instant))
+    graph.add((time_node, RDF.type, KGC.TimeEstimate))
+    graph.add((time_node, TIME.inXSDDate, Literal(record.incident_date, datatype=XSD.date)))
+    graph.add((time_node, KGC.granularity, GRANULARITY_UNITS[record.date_granularity]))
+    graph.add((time_node, KGC.certainty, Literal(record.date_certainty)))
+    for mention in record.time_mentions:
+        graph.add((time_node, GAF.denotedBy, _mention(graph, doc, mention, KGC.TimeMention)))
+    return time_node
+
+
+def _add_people(graph: Graph, doc: URIRef, record: DocumentRecord) -> list[URIRef]:
+    """Add the named participants with their mentions; return their nodes."""
+    people = []
+    for n, person in enumerate(record.participants):
+        node = URIRef(f"{doc}#person{n}")
+        people.append(node)
+        graph.add((node, RDF.type, KGC.Person))
+        graph.add((node, KGC.fullName, Literal(person.full_name)))
+        graph.add((node, KGC.firstName, Literal(person.first_name)))
+        graph.add((node, KGC.lastName, Literal(person.last_name)))
+        if person.age is not None:
+            graph.add((node, KGC.age, Literal(person.age, datatype=XSD.nonNegativeInteger)))
+        graph.add((node, KGC.role, KGC[person.role]))
+        graph.add((node, KGC.status, KGC[person.status]))
+        for mention in person.mentions:
+            graph.add((node, GAF.denotedBy, _mention(graph, doc, mention, KGC.EntityMention)))
+    return people
+
+
+def _add_places(graph: Graph, record: DocumentRecord) -> list[tuple[URIRef, URIRef]]:
+    """Add the state and city as places; return (property, place) pairs for the reported events."""
+    places = []
+    if record.state_iri:
+        state = URIRef(record.state_iri)
+        places.append((KGC.state, state))
+        graph.add((state, RDF.type, SEM.Place))
+        if record.city_iri:
+            city = URIRef(record.city_iri)
+            places.append((KGC.city, city))
+            graph.add((city, RDF.type, SEM.Place))
+            graph.add((city, RDFS.label, Literal(record.city)))
+            graph.add((city, KGC.inState, state))
+    return places
+
+
 def document_graph(record: DocumentRecord, content_hash: str | None = None, lead: str | None = None) -> Graph:
     """Return the named graph of one document (its identifier is the document IRI); ``content_hash``
     (the hash of the document's content and the pipeline version) and ``lead`` (the body's opening
@@ -71,41 +119,9 @@ def document_graph(record: DocumentRecord, content_hash: str | None = None, lead
         graph.add((doc, KGC.lead, Literal(lead)))
     graph.add((doc, KGC.followUpProbability, Literal(Decimal(str(record.follow_up)), datatype=XSD.decimal)))
 
-    time_node = URIRef(f"{doc}#time")
-    graph.add((time_node, RDF.type, TIME.Instant))
-    graph.add((time_node, RDF.type, KGC.TimeEstimate))
-    graph.add((time_node, TIME.inXSDDate, Literal(record.incident_date, datatype=XSD.date)))
-    graph.add((time_node, KGC.granularity, GRANULARITY_UNITS[record.date_granularity]))
-    graph.add((time_node, KGC.certainty, Literal(record.date_certainty)))
-    for mention in record.time_mentions:
-        graph.add((time_node, GAF.denotedBy, _mention(graph, doc, mention, KGC.TimeMention)))
-
-    people = []
-    for n, person in enumerate(record.participants):
-        node = URIRef(f"{doc}#person{n}")
-        people.append(node)
-        graph.add((node, RDF.type, KGC.Person))
-        graph.add((node, KGC.fullName, Literal(person.full_name)))
-        graph.add((node, KGC.firstName, Literal(person.first_name)))
-        graph.add((node, KGC.lastName, Literal(person.last_name)))
-        if person.age is not None:
-            graph.add((node, KGC.age, Literal(person.age, datatype=XSD.nonNegativeInteger)))
-        graph.add((node, KGC.role, KGC[person.role]))
-        graph.add((node, KGC.status, KGC[person.status]))
-        for mention in person.mentions:
-            graph.add((node, GAF.denotedBy, _mention(graph, doc, mention, KGC.EntityMention)))
-
-    places = []
-    if record.state_iri:
-        state = URIRef(record.state_iri)
-        places.append((KGC.state, state))
-        graph.add((state, RDF.type, SEM.Place))
-        if record.city_iri:
-            city = URIRef(record.city_iri)
-            places.append((KGC.city, city))
-            graph.add((city, RDF.type, SEM.Place))
-            graph.add((city, RDFS.label, Literal(record.city)))
-            graph.add((city, KGC.inState, state))
+    time_node = _add_time(graph, doc, record)
+    people = _add_people(graph, doc, record)
+    places = _add_places(graph, record)
 
     for event_type in record.event_types:
         event = URIRef(f"{doc}#event_{event_type}")

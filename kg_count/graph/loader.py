@@ -38,6 +38,18 @@ class BuildSummary:
     injured: int = 0
     fired: int = 0
 
+    def count(self, record, triples: int) -> None:
+        """Count one added document's record (a DocumentRecord) and the triples its graph holds."""
+        self.triples += triples
+        self.added += 1
+        self.event_types.update(record.event_types)
+        self.with_city += record.city_iri is not None
+        self.with_state += record.state_iri is not None
+        self.dated_from_text += record.date_certainty == "text"
+        self.killed += record.killed
+        self.injured += record.injured
+        self.fired += record.fired
+
     def lines(self) -> list[str]:
         """The summary as the lines ``kg-count build`` prints."""
         rate = self.added / self.seconds if self.seconds else 0.0
@@ -108,18 +120,9 @@ def build_store(
         )
         for record in records:
             check(interrupted)
-            summary.triples += store.add(
-                record, content_hash(record_keys.pop(record.doc_id)), leads.pop(record.doc_id, None)
-            )
-            summary.added += 1
+            triples = store.add(record, content_hash(record_keys.pop(record.doc_id)), leads.pop(record.doc_id, None))
+            summary.count(record, triples)
             bar.update(1)
-            summary.event_types.update(record.event_types)
-            summary.with_city += record.city_iri is not None
-            summary.with_state += record.state_iri is not None
-            summary.dated_from_text += record.date_certainty == "text"
-            summary.killed += record.killed
-            summary.injured += record.injured
-            summary.fired += record.fired
         summary.in_store = len(stored.keys() | set(ids))
     summary.seconds = time.perf_counter() - started
     return summary
