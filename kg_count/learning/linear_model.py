@@ -134,6 +134,48 @@ class LinearModel:
             raise SetupError(f"{path}: cannot read the model ({error}); retrain with {cls.retrain}") from None
 
 
+def _sparse_design(examples: Sequence, min_count: int):
+    """The named features seen at least ``min_count`` times (name -> column) and the examples' 0/1 matrix."""
+    from scipy.sparse import csr_matrix
+
+    counts: dict[str, int] = {}
+    for example in examples:
+        for f in set(example.features):
+            counts[f] = counts.get(f, 0) + 1
+    names = sorted(f for f, n in counts.items() if n >= min_count)
+    column = {f: i for i, f in enumerate(names)}
+    rows, cols = [], []
+    for r, example in enumerate(examples):
+        for c in sorted({column[f] for f in example.features if f in column}):
+            rows.append(r)
+            cols.append(c)
+    return column, csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(examples), len(names)))
+
+
+def _dense_design(examples: Sequence, vectors: np.ndarray, block_names: list[str]):
+    """The dense blocks' design: the vectors' center and scale, the standardised vectors, which blocks each
+    example uses (examples x blocks), each example's vector row, and the examples -> vector rows matrix (so
+    gradients are summed per vector before the product with it)."""
+    from scipy.sparse import csr_matrix
+
+    n = len(examples)
+    used = np.array([e.row for e in examples if e.row >= 0])
+    center = vectors[used].astype(np.float32).mean(axis=0)
+    scale = vectors[used].astype(np.float32).std(axis=0) + 1e-3
+    standard = (vectors.astype(np.float32) - center) / scale
+    block_of = {b: i for i, b in enumerate(block_names)}
+    member_rows, member_blocks = [], []
+    for r, e in enumerate(examples):
+        if e.row >= 0:
+            for b in e.blocks:
+                member_rows.append(r)
+                member_blocks.append(block_of[b])
+    member = csr_matrix((np.ones(len(member_rows)), (member_rows, member_blocks)), shape=(n, len(block_names)))
+    row_of = np.array([max(e.row, 0) for e in examples])
+    to_vector = csr_matrix((np.ones(n), (row_of, np.arange(n))), shape=(len(vectors), n))
+    return center, scale, standard, member, row_of, to_vector
+
+
 def train(
     examples: Sequence,
     l2: float = 1.0,
@@ -146,42 +188,15 @@ def train(
     ``min_count`` times are dropped. ``vectors`` holds the rows examples point to; each block gets
     its own weight vector, fitted with penalty ``dense_l2`` on standardised vectors."""
     from scipy.optimize import minimize
-    from scipy.sparse import csr_matrix
 
     examples = [e if isinstance(e, Example) else Example(e[0], e[1]) for e in examples]
-    counts: dict[str, int] = {}
-    for example in examples:
-        for f in set(example.features):
-            counts[f] = counts.get(f, 0) + 1
-    names = sorted(f for f, n in counts.items() if n >= min_count)
-    column = {f: i for i, f in enumerate(names)}
-    rows, cols = [], []
-    for r, example in enumerate(examples):
-        for c in sorted({column[f] for f in example.features if f in column}):
-            rows.append(r)
-            cols.append(c)
-    n = len(examples)
-    x = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, len(names)))
+    column, x = _sparse_design(examples, min_count)
     y = np.array([e.label for e in examples], dtype=float)
     block_names = sorted({b for e in examples for b in e.blocks}) if vectors is not None else []
     dimension = vectors.shape[1] if block_names else 0
     if block_names:
-        used = np.array([e.row for e in examples if e.row >= 0])
-        center = vectors[used].astype(np.float32).mean(axis=0)
-        scale = vectors[used].astype(np.float32).std(axis=0) + 1e-3
-        standard = (vectors.astype(np.float32) - center) / scale
-        block_of = {b: i for i, b in enumerate(block_names)}
-        member_rows, member_blocks = [], []
-        for r, e in enumerate(examples):
-            if e.row >= 0:
-                for b in e.blocks:
-                    member_rows.append(r)
-                    member_blocks.append(block_of[b])
-        member = csr_matrix((np.ones(len(member_rows)), (member_rows, member_blocks)), shape=(n, len(block_names)))
-        row_of = np.array([max(e.row, 0) for e in examples])
-        # examples -> vector rows, so gradients are summed per vector before the product with it
-        to_vector = csr_matrix((np.ones(n), (row_of, np.arange(n))), shape=(len(vectors), n))
-    sparse_size = len(names)
+        center, scale, standard, member, row_of, to_vector = _dense_design(examples, vectors, block_names)
+    sparse_size = len(column)
 
     def loss(theta):
         w, b = theta[:sparse_size], theta[-1]
