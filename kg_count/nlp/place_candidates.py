@@ -64,6 +64,50 @@ def _where(
     return found
 
 
+def _add_datelines(doc, words: list[str], body_start: int, votes: Counter, cities: dict, states: dict) -> None:
+    """Merge the city and state of the dateline opening the body, and of those opening its first sentences."""
+    limits = settings().extraction
+    found = dateline(words[body_start : body_start + limits.dateline_words])
+    if found and found.city:
+        merge(cities, _city_name(found.city), {"dateline", "dateline_state" if found.state else "dateline_bare"})
+        if found.state:
+            merge(states, found.state, {"dateline_state"})
+        else:
+            resolved = resolve_state(found.city, votes)
+            if resolved:
+                merge(states, resolved, {"dateline_city_state"})
+    for n, start in enumerate(s.start for s in doc[body_start:].sents if body_start < len(doc)):
+        if n >= limits.dateline_sentences:
+            break
+        late = dateline(words[start : start + limits.dateline_sentence_words])
+        if late and late.city:
+            where = {"sentence_dateline", f"sentence_dateline:{bound_name(n, (0, 2, 5))}"}
+            merge(cities, _city_name(late.city), where)
+            resolved = late.state or resolve_state(late.city, votes)
+            if resolved:
+                merge(states, resolved, where)
+
+
+def _add_implied_states(cities: dict, states: dict, named: Counter, loose: Counter) -> None:
+    """Merge the states each candidate city may be in (with its population there and how strongly the text
+    names it), and give every state how many candidate cities the gazetteer has in it."""
+    for city, candidate in cities.items():
+        strength = city_strength(candidate.features, named[city] + loose[city])
+        for code, features in city_state_candidates(city):
+            population = bound_name(gazetteer().population.get((city.lower(), code), 0), POPULATION_BOUNDS)
+            implied = features | {f"implied_population:{population}"}
+            merge(
+                states,
+                code,
+                implied
+                | {f"{f}&{rank}" for f in candidate.features if f in CITY_SOURCES for rank in features}
+                | {f"{rank}&{s}" for rank in implied for s in strength},
+            )
+    agreeing = Counter(code for city in cities for code in gazetteer().states_of(city))
+    for code, candidate in states.items():
+        candidate.features.add(f"cities_here:{bound_name(agreeing[code], (0, 1, 2, 3))}")
+
+
 def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset()) -> PlaceCandidates:
     """The candidates of a spaCy doc whose body starts at token ``body_start``, with the place the
     hand-written order of evidence chooses (kg_count.nlp.places.find_place) as ``rule``, a feature of
@@ -86,26 +130,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         top = max(votes.values())
         for code, number in votes.items():
             merge(states, code, mention_count_features("named", number) | ({"most_named"} if number == top else set()))
-    limits = settings().extraction
-    found = dateline(words[body_start : body_start + limits.dateline_words])
-    if found and found.city:
-        merge(cities, _city_name(found.city), {"dateline", "dateline_state" if found.state else "dateline_bare"})
-        if found.state:
-            merge(states, found.state, {"dateline_state"})
-        else:
-            resolved = resolve_state(found.city, votes)
-            if resolved:
-                merge(states, resolved, {"dateline_city_state"})
-    for n, start in enumerate(s.start for s in doc[body_start:].sents if body_start < len(doc)):
-        if n >= limits.dateline_sentences:
-            break
-        late = dateline(words[start : start + limits.dateline_sentence_words])
-        if late and late.city:
-            where = {"sentence_dateline", f"sentence_dateline:{bound_name(n, (0, 2, 5))}"}
-            merge(cities, _city_name(late.city), where)
-            resolved = late.state or resolve_state(late.city, votes)
-            if resolved:
-                merge(states, resolved, where)
+    _add_datelines(doc, words, body_start, votes, cities, states)
     pairs = city_state_mentions(words)
     pair_counts = Counter((city, state) for city, state, _ in pairs)
     for city, state, index in pairs:
@@ -130,21 +155,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         merge(cities, city, features | _where("loose", start, body_start, sentence, event_sentences))
     for city, number in loose.items():
         merge(cities, city, mention_count_features("loose", number))
-    for city, candidate in cities.items():
-        strength = city_strength(candidate.features, named[city] + loose[city])
-        for code, features in city_state_candidates(city):
-            population = bound_name(gazetteer().population.get((city.lower(), code), 0), POPULATION_BOUNDS)
-            implied = features | {f"implied_population:{population}"}
-            merge(
-                states,
-                code,
-                implied
-                | {f"{f}&{rank}" for f in candidate.features if f in CITY_SOURCES for rank in features}
-                | {f"{rank}&{s}" for rank in implied for s in strength},
-            )
-    agreeing = Counter(code for city in cities for code in gazetteer().states_of(city))
-    for code, candidate in states.items():
-        candidate.features.add(f"cities_here:{bound_name(agreeing[code], (0, 1, 2, 3))}")
+    _add_implied_states(cities, states, named, loose)
     if rule is not None:
         if rule.state:
             merge(states, rule.state, {"rule"})
