@@ -123,11 +123,49 @@ class TrainingData:
     matres: list[tuple[str, list[str], np.ndarray, str]] = field(default_factory=list)
 
 
+def _add_matres(data: TrainingData, timebank: Path) -> None:
+    """Add temporal examples from the MATRES pairs of the TimeML documents under ``timebank`` (both orders of
+    each pair; a VAGUE pair only to ``data.matres``, for measuring)."""
+    from kg_count.qa.inputs.timeml import read_timebank
+    from kg_count.qa.passage_graph.relation_features import crossed, pair_vector, relation_pair_features
+
+    documents, pairs = read_timebank(timebank)
+    by_document: dict[str, list] = {}
+    for doc_id, first, second, relation in pairs:
+        by_document.setdefault(doc_id, []).append((first, second, relation))
+    for doc_id, doc_pairs in progress(
+        by_document.items(), "TimeBank documents", total=len(by_document), unit="document"
+    ):
+        document = documents.get(doc_id)
+        if document is None:
+            continue
+        instances = {e.eiid: e for e in document.events}
+        analysis = gold_analysis(doc_id, document.text, [(e.start, e.end) for e in document.events])
+        event_at = {e.start: e for e in analysis.events}
+        for first, second, relation in doc_pairs:
+            if first not in instances or second not in instances:
+                continue
+            e1, e2 = event_at.get(instances[first].start), event_at.get(instances[second].start)
+            if e1 is None or e2 is None or e1 is e2:
+                continue
+            for event, anchor, label in (
+                (e1, e2, MATRES_LABELS.get(relation)),
+                (e2, e1, INVERSE.get(MATRES_LABELS.get(relation))),
+            ):
+                features = relation_pair_features(analysis.doc, event, anchor) + ["source=matres"]
+                vector = pair_vector(analysis.vectors, event, anchor)
+                if event is e1:
+                    data.matres.append((doc_id, features, vector, relation))
+                if label is None:
+                    continue
+                for name in MATRES_LABELS.values():
+                    data.temporal.add(f"timebank:{doc_id}", crossed(name, features), name == label, vector, (name,))
+
+
 def collect(torque_path: Path | None, ester_paths: Iterable[Path], timebank: Path | None) -> TrainingData:
     """Read every passage once and build all training examples (fold key = passage or document id)."""
     from kg_count.qa.datasets import ester, torque
     from kg_count.qa.passage_graph.analysis import by_passage
-    from kg_count.qa.passage_graph.relation_features import crossed, relation_pair_features, pair_vector
 
     data = TrainingData()
     if torque_path:
@@ -152,39 +190,7 @@ def collect(torque_path: Path | None, ester_paths: Iterable[Path], timebank: Pat
         for features, label, vector, blocks in ester.training_examples(analysis, items):
             data.semantic.add(key, features, label, vector, blocks)
     if timebank:
-        from kg_count.qa.inputs.timeml import read_timebank
-
-        documents, pairs = read_timebank(timebank)
-        by_document: dict[str, list] = {}
-        for doc_id, first, second, relation in pairs:
-            by_document.setdefault(doc_id, []).append((first, second, relation))
-        for doc_id, doc_pairs in progress(
-            by_document.items(), "TimeBank documents", total=len(by_document), unit="document"
-        ):
-            document = documents.get(doc_id)
-            if document is None:
-                continue
-            instances = {e.eiid: e for e in document.events}
-            analysis = gold_analysis(doc_id, document.text, [(e.start, e.end) for e in document.events])
-            event_at = {e.start: e for e in analysis.events}
-            for first, second, relation in doc_pairs:
-                if first not in instances or second not in instances:
-                    continue
-                e1, e2 = event_at.get(instances[first].start), event_at.get(instances[second].start)
-                if e1 is None or e2 is None or e1 is e2:
-                    continue
-                for event, anchor, label in (
-                    (e1, e2, MATRES_LABELS.get(relation)),
-                    (e2, e1, INVERSE.get(MATRES_LABELS.get(relation))),
-                ):
-                    features = relation_pair_features(analysis.doc, event, anchor) + ["source=matres"]
-                    vector = pair_vector(analysis.vectors, event, anchor)
-                    if event is e1:
-                        data.matres.append((doc_id, features, vector, relation))
-                    if label is None:
-                        continue
-                    for name in MATRES_LABELS.values():
-                        data.temporal.add(f"timebank:{doc_id}", crossed(name, features), name == label, vector, (name,))
+        _add_matres(data, timebank)
     return data
 
 
