@@ -458,13 +458,13 @@ def write_html_report(args: argparse.Namespace, scores: dict, inputs: tuple[dict
     if args.store is None:
         return write_report(args.report, scores, *inputs, None, shipped_model().answer_prior)
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents.explain import incident_turtle
+    from kg_count.incidents.explain import incident_turtles
     from kg_count.incidents.incident_views import document_views, incident_views
 
     with GraphStore(args.store, create=False) as store:
         documents = document_views(store)
         incidents, incident_of = incident_views(store, documents)
-        view = StoreView(documents, incidents, incident_of, lambda incident_id: incident_turtle(store, incident_id))
+        view = StoreView(documents, incidents, incident_of, lambda ids: incident_turtles(store, ids))
         return write_report(args.report, scores, *inputs, view, shipped_model().answer_prior)
 
 

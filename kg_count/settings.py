@@ -180,7 +180,7 @@ def _typed(section_type: type, values: dict, where: str):
                 raise SetupError(f"{where}: setting {name!r} must be a list of numbers, not {value!r}")
             typed[name] = tuple(float(v) for v in value)
             continue
-        if kind == "float" and isinstance(value, int) and not isinstance(value, bool):
+        if kind == "float" and _is_number(value):
             value = float(value)
         if type(value).__name__ != kind:
             raise SetupError(
@@ -243,10 +243,12 @@ def section_record(section) -> dict:
     return json.loads(json.dumps(dataclasses.asdict(section)))
 
 
+@lru_cache(maxsize=256)
 def code_fingerprint(source: str) -> str:
     """The code of a module's source without its comments, docstrings and layout (its AST, dumped).
 
-    Editing only the documentation of a module leaves its fingerprint, and so what was stored, alone.
+    Editing only the documentation of a module leaves its fingerprint, and so what was stored, alone. Cached
+    by source text: fingerprints are taken whenever a store is checked, and parsing is the costly part.
     """
     tree = ast.parse(source)
     for node in ast.walk(tree):

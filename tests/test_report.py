@@ -77,7 +77,9 @@ def test_worst_questions_read_as_text_with_incidents_and_marked_documents(tmp_pa
     documents = {d: DocumentView(d, "2017-01-1" + d[-1], f"Title of {d}") for d in ("d1", "d2", "d3")}
     members = (documents["d1"], documents["d3"])
     incident = IncidentView("inc1", "2017-01-10", "Memphis, Tennessee", "Tennessee", 1, 2, 0.91, ("killing",), members)
-    view = StoreView(documents, {"inc1": incident}, {"d1": "inc1", "d3": "inc1"}, lambda i: f"# turtle of {i}\n")
+    view = StoreView(
+        documents, {"inc1": incident}, {"d1": "inc1", "d3": "inc1"}, lambda ids: {i: f"# turtle of {i}\n" for i in ids}
+    )
     gold = {"2-1": GoldAnswer(2, {"g1": ["d1"], "g2": ["d2"]})}
     system = {"2-1": SystemAnswer(1, ["d1", "d3"])}
     page = write_report(tmp_path, {"subtask": 2}, gold, system, {"2-1": question}, view).read_text()

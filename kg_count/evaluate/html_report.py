@@ -28,12 +28,13 @@ WORST_SHOWN = 25
 @dataclass
 class StoreView:
     """What the report shows of the store: its documents and incidents by id, each document's incident, and
-    a function giving an incident's Turtle (None: no Turtle links). ``shown`` collects the incidents shown."""
+    a function giving the Turtle of several incidents by id (None: no Turtle links). ``shown`` collects the
+    incidents shown."""
 
     documents: Mapping[str, DocumentView] = field(default_factory=dict)
     incidents: Mapping[str, IncidentView] = field(default_factory=dict)
     incident_of: Mapping[str, str] = field(default_factory=dict)
-    turtle: Callable[[str], str] | None = None
+    turtles: Callable[[Iterable[str]], Mapping[str, str]] | None = None
     shown: set[str] = field(default_factory=set)
 
 
@@ -219,7 +220,7 @@ def _incident_heading(incident_id: str, view: StoreView) -> str:
     if incident is None:
         return f"<b>{html.escape(incident_id)}</b>"
     view.shown.add(incident_id)
-    link = f" <a href='incidents/{html.escape(incident_id)}.ttl'>Turtle</a>" if view.turtle is not None else ""
+    link = f" <a href='incidents/{html.escape(incident_id)}.ttl'>Turtle</a>" if view.turtles is not None else ""
     return (
         f"<b>{html.escape(incident.title or incident_id)}</b>"
         f"<div class='facts'>{incident.date} &middot; {html.escape(incident.place)} &middot; "
@@ -288,10 +289,10 @@ def write_report(
         f"<style>{STYLE}</style></head><body><h1>kg-count evaluation</h1>" + "\n".join(sections) + "</body></html>"
     )
     folder = Path(folder)
-    if view.turtle is not None:
-        for incident_id in sorted(view.shown):
+    if view.turtles is not None:
+        for incident_id, turtle in sorted(view.turtles(view.shown).items()):
             with atomic_writer(folder / "incidents" / f"{incident_id}.ttl") as out:
-                out.write(view.turtle(incident_id))
+                out.write(turtle)
     path = folder / "index.html"
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_writer(path) as out:

@@ -5,6 +5,7 @@ The task's own ``verbose_question`` field is a Python repr of its parts; this re
 
 from __future__ import annotations
 
+from kg_count.incidents.incident_views import readable_place
 from kg_count.io.questions import Question
 
 EVENT_NOUNS = {"killing": "killing", "injuring": "injuring", "fire_burning": "fire", "job_firing": "job firing"}
@@ -15,8 +16,7 @@ NAME_PARTS = {"first": "first name", "last": "last name", "full_name": "name"}
 def _place(question: Question) -> str:
     if question.location is None:
         return ""
-    name = question.location[1].rsplit("/", 1)[-1].replace("_", " ").replace("(U.S. state)", "").strip()
-    return f" in {name}"
+    return f" in {readable_place(question.location[1])}"
 
 
 def _time(question: Question) -> str:

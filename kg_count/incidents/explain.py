@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from kg_count.errors import InputError
 from kg_count.graph.document_graph import document_iri
@@ -21,9 +21,8 @@ def _local(iri) -> str:
 
 
 def _incident(store: GraphStore, incident_id: str) -> tuple:
-    """The incident's node and its triples (its own, its time's and its people's) as an in-memory Graph;
-    InputError when the store has no such incident."""
-    ensure_incidents(store)
+    """The incident's node and its triples (its own, its time's and its people's) as an in-memory Graph, read
+    from the incident graph as the store holds it; InputError when the store has no such incident."""
     node = incident_iri(incident_id).n3()
     graph = readable_graph(
         store.query(
@@ -40,8 +39,14 @@ def _incident(store: GraphStore, incident_id: str) -> tuple:
 
 
 def incident_turtle(store: GraphStore, incident_id: str) -> str:
-    """The Turtle of one incident: its node, time and people."""
-    return _incident(store, incident_id)[1].serialize(format="turtle")
+    """The Turtle of one incident: its node, time and people (the incident graph built first when stale)."""
+    return incident_turtles(store, [incident_id])[incident_id]
+
+
+def incident_turtles(store: GraphStore, incident_ids: Iterable[str]) -> dict[str, str]:
+    """The Turtle of each incident of ``incident_ids`` by id, the incident graph brought up to date once."""
+    ensure_incidents(store)
+    return {incident_id: _incident(store, incident_id)[1].serialize(format="turtle") for incident_id in incident_ids}
 
 
 def _document_lines(store: GraphStore, doc_iris) -> list[str]:
@@ -66,6 +71,7 @@ def _document_lines(store: GraphStore, doc_iris) -> list[str]:
 
 def explain_incident(store: GraphStore, incident_id: str) -> str:
     """One incident as text: properties, documents (earliest first) with what each reported, and the merge reasons."""
+    ensure_incidents(store)
     node, graph = _incident(store, incident_id)
     time_node = graph.value(node, SEM.hasTime)
     lines = [

@@ -34,6 +34,7 @@ from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, Corefer
 from kg_count.incidents.person_status import PERSON_STATUS_PATH, shipped_person_status_model
 from kg_count.incidents.reconcile import Incident, reconcile
 from kg_count.incidents.reports import reports_from_store
+from kg_count.learning.model_files import file_sha256
 from kg_count.progress import status
 from kg_count.settings import settings, stage_fingerprint
 
@@ -67,7 +68,7 @@ def fingerprint(store: GraphStore, coreference_path: Path | None = None) -> str:
     incident-match and person-status models."""
     documents = sorted(f"{doc_id} {content}" for doc_id, content in store.document_versions().items())
     models = [
-        hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else "none"
+        file_sha256(path) if path.exists() else "none"
         for path in (Path(coreference_path or COREFERENCE_MODEL_PATH), MODEL_PATH, PERSON_STATUS_PATH)
     ]
     return hashlib.sha256("\n".join([settings_fingerprint(), *models, *documents]).encode()).hexdigest()

@@ -110,7 +110,8 @@ def load_shipped_model(name: str, from_json: Callable[[dict], M], path: Path | N
         raise SetupError(f"{path}: the {name} model is missing; retrain it with `{retrain_command(name)}`") from None
     model = _read(name, from_json, str(path), stamp)
     if path == model_path(name) or (path.parent / MANIFEST).exists():
-        _warn_when_stale(name, str(path), stamp, _hash_json(settings_record(SHIPPED[name].sections)))
+        current = settings()
+        _warn_when_stale(name, str(path), stamp, tuple(getattr(current, s) for s in SHIPPED[name].sections))
     return model
 
 
@@ -125,9 +126,9 @@ def _read(name: str, from_json: Callable[[dict], M], path: str, stamp: int) -> M
 
 
 @lru_cache(maxsize=64)
-def _warn_when_stale(name: str, path: str, stamp: int, settings_hash: str) -> None:
-    """Warn (once per file version and settings) when the manifest beside ``path`` lacks the model, records
-    another file, or records other settings than those in force."""
+def _warn_when_stale(name: str, path: str, stamp: int, sections_in_force: tuple) -> None:
+    """Warn (once per file version and ``sections_in_force``, the model's settings sections) when the manifest
+    beside ``path`` lacks the model, records another file, or records other settings than those in force."""
     entry = read_manifest(Path(path).parent).get("models", {}).get(name)
     retrain = retrain_command(name)
     if entry is None:
@@ -136,7 +137,7 @@ def _warn_when_stale(name: str, path: str, stamp: int, settings_hash: str) -> No
     if entry.get("sha256") != file_sha256(Path(path)):
         logger.warning("the %s model file is not the one the manifest records; retrain it with `%s`", name, retrain)
     recorded = entry.get("settings", {})
-    current = settings_record(SHIPPED[name].sections)
+    current = {s: section_record(section) for s, section in zip(SHIPPED[name].sections, sections_in_force)}
     differing = sorted(section for section in current if recorded.get(section, current[section]) != current[section])
     if differing:
         logger.warning(
