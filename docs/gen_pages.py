@@ -87,7 +87,8 @@ def settings_page() -> str:
 
 
 def _short(graph: Graph, node) -> str:
-    return graph.namespace_manager.normalizeUri(node) if not isinstance(node, str) or node.startswith("http") else node
+    """An IRI as prefix:name where the graph binds its namespace."""
+    return graph.namespace_manager.normalizeUri(node)
 
 
 def vocabulary_page() -> str:

@@ -67,7 +67,7 @@ def default_work_folder() -> Path:
     return Path(os.environ.get("KG_COUNT_CACHE", Path.home() / ".cache" / "kg_count")) / "train"
 
 
-def _require(*paths: Path) -> None:
+def _require_files(*paths: Path) -> None:
     for path in paths:
         if not path.exists():
             raise InputError("training data not found (is --data the shared data folder?)", path)
@@ -78,7 +78,7 @@ def _built_store(place: TrainingPlace, name: str) -> Path:
     from kg_count.graph.loader import build_store
 
     docs = place.gva / "articles.jsonl" if name == "gva-train" else place.task(name) / "docs.conll"
-    _require(docs)
+    _require_files(docs)
     store = place.store(name)
     status(f"building the {name} store ({store})")
     summary = build_store(docs, store, workers=place.workers)
@@ -92,7 +92,7 @@ def train_extraction(place: TrainingPlace) -> Path:
     from kg_count.settings import settings
     from kg_count.training.extraction_fitting import cross_validate, fit, load_items
 
-    _require(place.gva / "articles.jsonl", place.gva / "incidents.jsonl")
+    _require_files(place.gva / "articles.jsonl", place.gva / "incidents.jsonl")
     place.work.mkdir(parents=True, exist_ok=True)
     status("parsing gva-train's articles (cached after the first run)")
     items = load_items(place.gva, place.work / "gva_docs.spacy")
@@ -185,7 +185,7 @@ def train_qa(place: TrainingPlace) -> Path:
 
     torque_path, ester_paths, timebank = qa_training_files(place.data)
     original = place.data / "ester" / "final_train_ans_gen_500original.json"
-    _require(torque_path, *ester_paths, timebank, original)
+    _require_files(torque_path, *ester_paths, timebank, original)
     status("reading the QA training passages")
     training = collect(torque_path, ester_paths, timebank)
     torque_questions = read_torque(torque_path)
