@@ -94,8 +94,7 @@ def build_store(
         deferred_interrupts() as interrupted,
     ):
         stored = store.document_versions()
-        record_keys: dict[str, str] = {}
-        leads: dict[str, str] = {}
+        pending: dict[str, tuple[str, str]] = {}  # doc id -> (record key, lead) of a document being extracted
 
         def todo() -> Iterator[Document]:
             for document in iter_any(docs):
@@ -106,8 +105,7 @@ def build_store(
                     summary.skipped += 1
                     bar.update(1)
                 else:
-                    record_keys[document.doc_id] = key
-                    leads[document.doc_id] = document.lead()
+                    pending[document.doc_id] = (key, document.lead())
                     yield document
 
         def extract(documents: Iterable[Document]) -> Iterator[DocumentRecord]:
@@ -116,12 +114,12 @@ def build_store(
         records = (
             extract(todo())
             if records_cache is None
-            else cached_records(todo(), records_cache, extract, lambda document: record_keys[document.doc_id])
+            else cached_records(todo(), records_cache, extract, lambda document: pending[document.doc_id][0])
         )
         for record in records:
             check(interrupted)
-            triples = store.add(record, content_hash(record_keys.pop(record.doc_id)), leads.pop(record.doc_id, None))
-            summary.count(record, triples)
+            key, lead = pending.pop(record.doc_id)
+            summary.count(record, store.add(record, content_hash(key), lead))
             bar.update(1)
         summary.in_store = len(stored.keys() | set(ids))
     summary.seconds = time.perf_counter() - started
