@@ -65,7 +65,8 @@ def bar_chart(title: str, values: Mapping[str, float], maximum: float = 100.0, u
     width = max(bars_width, len(title) * 7.6 + 12) + (longest * CHAR_WIDTH * 0.72 if slanted else 0)
     height = plot_bottom + label_room + 4
     parts = [
-        f'<svg width="{width:.0f}" height="{height:.0f}" role="img" aria-label="{html.escape(title)}">',
+        f'<svg width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" role="img" '
+        f'aria-label="{html.escape(title)}">',
         f'<text x="4" y="16" font-size="13" font-weight="bold">{html.escape(title)}</text>',
         f'<line x1="{AXIS_WIDTH}" y1="{plot_top}" x2="{AXIS_WIDTH}" y2="{plot_bottom}" stroke="#555"/>',
         f'<line x1="{AXIS_WIDTH}" y1="{plot_bottom}" x2="{bars_width}" y2="{plot_bottom}" stroke="#555"/>',
@@ -260,7 +261,7 @@ def _system_incidents(documents: Iterable[str], gold_documents: Iterable[str], v
 STYLE = (
     "body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;margin:1em 0}"
     "td,th{border:1px solid #ccc;padding:4px 6px;font-size:13px;vertical-align:top;text-align:left}"
-    "svg{margin:6px 14px 6px 0;vertical-align:top;overflow:visible}"
+    "svg{margin:6px 14px 6px 0;vertical-align:top;overflow:visible;max-width:100%;height:auto}"
     ".incident{margin:0 0 8px 0}.incident b{display:block}.facts{color:#444;font-size:12px}"
     ".doc{padding-left:1em;font-size:12px}.id,.qid{font-family:monospace;font-size:10px;color:#777;"
     "word-break:break-all}.date{color:#555}.hit{color:#1a7f37}.missed{color:#b42318}.extra{color:#b54708}"
