@@ -71,13 +71,13 @@ def corpus(size: int, folder: Path) -> Path:
 
 def spacy_only(docs: Path) -> None:
     """Print the seconds spaCy alone takes to parse ``docs`` (model loaded first), as JSON."""
-    from kg_count.io.conll import iter_documents
+    from kg_count.io.articles import iter_any
     from kg_count.nlp.annotate import annotate
 
-    for _ in annotate(islice(iter_documents(docs), 2)):
+    for _ in annotate(islice(iter_any(docs), 2)):
         pass
     started = time.perf_counter()
-    tokens = sum(len(a.doc) for a in annotate(iter_documents(docs)))
+    tokens = sum(len(a.doc) for a in annotate(iter_any(docs)))
     print(json.dumps({"seconds": time.perf_counter() - started, "tokens": tokens}))
 
 

@@ -8,6 +8,7 @@ import logging
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 from kg_count import __version__
@@ -209,12 +210,17 @@ def _add_build(subparsers) -> None:
         "build",
         help="build or update a graph store from documents",
         description="Extract document graphs into a store (an Oxigraph folder or a "
-        "SPARQL server). Documents already in the store are skipped, so an "
-        "interrupted build resumes.",
+        "SPARQL server), then group the store's reports into incidents. Documents already in the "
+        "store are skipped, so an interrupted build resumes; on an existing store it is the update.",
     )
     build.add_argument("--docs", required=True, type=Path, help=DOCS_HELP)
     build.add_argument("--store", required=True, type=_store_location, help=f"{STORE_HELP} (created when missing)")
     _add_build_options(build)
+    build.add_argument(
+        "--no-incidents",
+        action="store_true",
+        help="leave the incidents to the first command that reads them (answer, incidents, dump --incident)",
+    )
     build.set_defaults(handler=run_build)
 
 
@@ -308,6 +314,15 @@ def run_build(args: argparse.Namespace) -> int:
     summary = build_store(args.docs, args.store, **build_options(args))
     print(f"store {args.store}")
     print("\n".join(summary.lines()))
+    if not args.no_incidents:
+        from kg_count.graph.store import GraphStore
+        from kg_count.incidents.materialise import ensure_incidents
+
+        started = time.perf_counter()
+        with GraphStore(args.store) as store:
+            count, rebuilt = ensure_incidents(store)
+        seconds = time.perf_counter() - started
+        print(f"incidents: {count} ({f'grouped in {seconds:.1f} s' if rebuilt else 'up to date'})")
     return 0
 
 

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Sequence
+from typing import Iterator, Sequence
+
+import numpy as np
 
 from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.evidence import date_interval
-from kg_count.incidents.pair_features import Similarity, hard_conflict, pair_features, text_rarity
+from kg_count.incidents.pair_features import Similarity, content_words, hard_conflict, pair_features, text_rarity
 from kg_count.incidents.reports import Report
-from kg_count.incidents.title_vectors import cosine, sentence_vectors
+from kg_count.incidents.title_vectors import sentence_vectors
 from kg_count.settings import settings
 
 
@@ -48,39 +50,94 @@ class PairScores:
     probability: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
-def candidate_pairs(reports: Sequence[Report]) -> list[tuple[int, int]]:
-    """Index pairs of reports of one kind whose date intervals lie within the [clustering] ``date_slack_days``
-    (a sweep over sorted intervals), or that name someone with the same last name, whatever their dates."""
-    slack = settings().clustering.date_slack_days
-    by_family: dict[str, list[int]] = {}
+def _close_in_time(members: Sequence[int], intervals: dict[int, tuple], slack: int) -> Iterator[tuple[int, int]]:
+    """Index pairs of ``members`` whose date ``intervals`` lie within ``slack`` days (a sweep over sorted intervals)."""
+    ordered = sorted((intervals[i], i) for i in members)
+    for n, ((_, last), i) in enumerate(ordered):
+        for (other_first, _), j in ordered[n + 1 :]:
+            if (other_first - last).days > slack:
+                break
+            yield (min(i, j), max(i, j))
+
+
+def candidate_pairs(reports: Sequence[Report], rarity: dict[str, float] | None = None) -> list[tuple[int, int]]:
+    """Index pairs of reports of one kind whose date intervals lie within the [clustering] ``date_slack_days``,
+    or that name someone with the same last name, whatever their dates.
+
+    Pairs in two named states are formed only when their titles share a word at least [clustering]
+    ``state_bridge_rarity`` rare by ``rarity`` (``hard_conflict`` refuses the others), so the work grows
+    with the reports of one state and time, not with the archive: reports are compared within their
+    state, with reports of no state, and across states only through such a word."""
+    chosen = settings().clustering
+    intervals = {i: date_interval(report) for i, report in enumerate(reports)}
+    by_state: dict[str, dict[str | None, list[int]]] = {}
     by_name: dict[tuple[str, str], list[int]] = {}
+    by_rare_word: dict[tuple[str, str], list[int]] = {}
     for i, report in enumerate(reports):
-        by_family.setdefault(report.family, []).append(i)
+        by_state.setdefault(report.family, {}).setdefault(report.state_iri, []).append(i)
         for last in {p.last_name.lower() for p in report.named_participants}:
             by_name.setdefault((report.family, last), []).append(i)
+        for word in content_words(report.title) if rarity else ():
+            if rarity.get(word, 0.0) >= chosen.state_bridge_rarity:
+                by_rare_word.setdefault((report.family, word), []).append(i)
     pairs = {(i, j) for members in by_name.values() for i, j in combinations(sorted(members), 2)}
-    for members in by_family.values():
-        intervals = sorted((date_interval(reports[i]), i) for i in members)
-        for n, ((first, last), i) in enumerate(intervals):
-            for (other_first, _), j in intervals[n + 1 :]:
-                if (other_first - last).days > slack:
-                    break
-                pairs.add((min(i, j), max(i, j)))
+    for states in by_state.values():
+        stateless = states.get(None, [])
+        for state, members in states.items():
+            if state is not None:
+                pairs.update(_close_in_time(members + stateless, intervals, chosen.date_slack_days))
+        if list(states) == [None]:
+            pairs.update(_close_in_time(stateless, intervals, chosen.date_slack_days))
+    for members in by_rare_word.values():
+        pairs.update(_close_in_time(members, intervals, chosen.date_slack_days))
     return sorted(pairs)
+
+
+@dataclass
+class PairContext:
+    """What comparing two reports of a list needs from the whole list: title vectors and word rarities."""
+
+    reports: Sequence[Report]
+    vectors: dict[str, np.ndarray]
+    rarity: dict[str, float]
+    lead_rarity: dict[str, float]
+    norms: dict[str, np.floating] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, reports: Sequence[Report]) -> "PairContext":
+        """Title vectors of ``reports`` (encoded or cached), rarities of their title and lead words."""
+        vectors = sentence_vectors(r.title for r in reports)
+        rarity, lead_rarity = text_rarity([r.title for r in reports]), text_rarity([r.lead for r in reports])
+        return cls(reports, vectors, rarity, lead_rarity, {t: np.linalg.norm(v) for t, v in vectors.items()})
+
+    def similarity(self, i: int, j: int) -> Similarity:
+        """How alike reports ``i`` and ``j`` read (``title_vectors.cosine`` with the norms computed once)."""
+        a, b = self.vectors.get(self.reports[i].title), self.vectors.get(self.reports[j].title)
+        if a is None or b is None:
+            return Similarity(None, self.rarity, self.lead_rarity)
+        norms = self.norms[self.reports[i].title] * self.norms[self.reports[j].title]
+        return Similarity(float(a @ b / (norms + 1e-9)), self.rarity, self.lead_rarity)
+
+    def features(self, i: int, j: int) -> list[str] | None:
+        """The features of reports ``i`` and ``j``, or None when they have a hard conflict."""
+        a, b = self.reports[i], self.reports[j]
+        similarity = self.similarity(i, j)
+        if hard_conflict(a, b, similarity) is not None:
+            return None
+        return pair_features(a, b, similarity)
+
+    def pairs(self) -> Iterator[tuple[tuple[int, int], list[str]]]:
+        """Every candidate pair without a hard conflict, with its features."""
+        for i, j in candidate_pairs(self.reports, self.rarity):
+            found = self.features(i, j)
+            if found is not None:
+                yield (i, j), found
 
 
 def pair_evidence(reports: Sequence[Report]) -> PairScores:
     """The features of every candidate pair without a hard conflict (titles compared by sentence vectors,
     titles and leads by the rarity of the words they share among ``reports``' titles and leads)."""
-    vectors = sentence_vectors(r.title for r in reports)
-    rarity, lead_rarity = text_rarity([r.title for r in reports]), text_rarity([r.lead for r in reports])
-    features = {}
-    for i, j in candidate_pairs(reports):
-        a, b = reports[i], reports[j]
-        similarity = Similarity(cosine(vectors.get(a.title), vectors.get(b.title)), rarity, lead_rarity)
-        if hard_conflict(a, b, similarity) is None:
-            features[(i, j)] = pair_features(a, b, similarity)
-    return PairScores(features)
+    return PairScores(dict(PairContext.of(reports).pairs()))
 
 
 def score_pairs(scores: PairScores, model: CoreferenceModel) -> PairScores:
@@ -129,9 +186,15 @@ def cluster_reports(
     reports: Sequence[Report], model: CoreferenceModel | None = None, evidence: PairScores | None = None
 ) -> list[ReportCluster]:
     """Group reports into incidents with ``model`` (default: the shipped coreference model); return the
-    clusters, largest first, then by earliest document id. ``evidence``: the pairs' features, when known."""
+    clusters, largest first, then by earliest document id. ``evidence``: the pairs' features, when known
+    (otherwise each pair is scored as it is compared and only the merging pairs' features are kept)."""
     model = model or shipped_coreference_model()
-    scores = score_pairs(evidence or pair_evidence(reports), model)
+    context = None
+    if evidence is not None:
+        scores = score_pairs(evidence, model)
+    else:
+        context = PairContext.of(reports)
+        scores = PairScores({}, {pair: model.probability(found) for pair, found in context.pairs()})
     clusters = []
     for group, links in merge_groups(reports, scores, model.threshold, model.group_threshold):
         merges = [
@@ -139,7 +202,7 @@ def cluster_reports(
                 reports[i].doc_id,
                 reports[j].doc_id,
                 round(scores.probability[(i, j)], 3),
-                model.reasons(scores.features[(i, j)]),
+                model.reasons(scores.features[(i, j)] if context is None else context.features(i, j)),
             )
             for i, j in links
         ]

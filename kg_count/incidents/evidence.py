@@ -9,6 +9,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from geopy.distance import geodesic
 from rapidfuzz import fuzz
@@ -120,6 +121,7 @@ def dates_apart(a: Report, b: Report) -> bool:
     return days_between(a, b) > 0
 
 
+@lru_cache(maxsize=1 << 17)
 def title_words(title: str) -> str:
     """A title's lower-cased alphanumeric words without stopwords, joined by spaces."""
     return " ".join(w for w in title.lower().split() if w.isalnum() and w not in TITLE_STOPWORDS)
@@ -127,8 +129,14 @@ def title_words(title: str) -> str:
 
 def distance_km(a: Report, b: Report) -> float | None:
     """Kilometres between two reports' cities; None when either has no located city."""
-    here = place_coordinates(a.city, a.state_iri) if a.city and a.state_iri else None
-    there = place_coordinates(b.city, b.state_iri) if b.city and b.state_iri else None
+    if not (a.city and a.state_iri and b.city and b.state_iri):
+        return None
+    return _city_distance_km(a.city, a.state_iri, b.city, b.state_iri)
+
+
+@lru_cache(maxsize=1 << 16)
+def _city_distance_km(city_a: str, state_a: str, city_b: str, state_b: str) -> float | None:
+    here, there = place_coordinates(city_a, state_a), place_coordinates(city_b, state_b)
     if here is None or there is None:
         return None
     return geodesic(here, there).km

@@ -14,6 +14,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from rapidfuzz import fuzz
@@ -119,9 +120,11 @@ def _count_features(a: Report, b: Report) -> list[str]:
     return features
 
 
-def content_words(text: str) -> set[str]:
-    """The text's lower-case words of three letters or more, title stopwords left out."""
-    return {w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in TITLE_STOPWORDS}
+@lru_cache(maxsize=1 << 17)
+def content_words(text: str) -> frozenset[str]:
+    """The text's lower-case words of three letters or more, title stopwords left out (remembered for
+    the texts of the last reports compared: each is compared with many)."""
+    return frozenset(w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in TITLE_STOPWORDS)
 
 
 def text_rarity(texts: Sequence[str]) -> dict[str, float]:
