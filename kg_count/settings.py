@@ -77,7 +77,7 @@ class ClusteringSettings:
     last_name_similarity: float
     date_slack_days: int
     state_bridge_rarity: float
-    rarity_prior: float
+    rarity_scale: float
     stated_day_slack_days: int
     stated_week_slack_days: int
     title_cosine_edges: tuple[float, ...]

@@ -7,7 +7,8 @@ import pytest
 from kg_count.incidents.cluster import ReportCluster, cluster_reports, pair_evidence
 from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.evidence import compare, date_interval, same_person
-from kg_count.incidents.pair_features import Similarity, hard_conflict, text_rarity
+from kg_count.incidents.pair_features import Similarity, hard_conflict
+from kg_count.incidents.word_rarity import WordRarity
 from kg_count.incidents.reconcile import reconcile
 from kg_count.incidents.reports import Report, ReportedPerson
 
@@ -280,7 +281,7 @@ def test_reports_of_other_states_never_merge_whatever_else_agrees():
     # only titles sharing a rare word (a place name: one state misread) let the model weigh the pair
     here = report("a", title="Riverside Park shooting")
     there = report("b", title="Man killed at Riverside Park", city=DBR + "Columbus,_Ohio", state=OHIO)
-    assert hard_conflict(here, there, Similarity(rarity=text_rarity([here.title, there.title]))) is None
+    assert hard_conflict(here, there, Similarity(rarity=WordRarity.of_texts([here.title, there.title]))) is None
 
 
 def test_merge_reasons_reach_the_incident_graph():

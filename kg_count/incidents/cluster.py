@@ -18,7 +18,8 @@ import numpy as np
 
 from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.evidence import date_interval
-from kg_count.incidents.pair_features import Similarity, content_words, hard_conflict, pair_features, text_rarity
+from kg_count.incidents.pair_features import Similarity, hard_conflict, pair_features
+from kg_count.incidents.word_rarity import WordRarity, content_words
 from kg_count.incidents.reports import Report
 from kg_count.incidents.title_vectors import sentence_vectors
 from kg_count.settings import settings
@@ -60,7 +61,7 @@ def _close_in_time(members: Sequence[int], intervals: dict[int, tuple], slack: i
             yield (min(i, j), max(i, j))
 
 
-def candidate_pairs(reports: Sequence[Report], rarity: dict[str, float] | None = None) -> list[tuple[int, int]]:
+def candidate_pairs(reports: Sequence[Report], rarity: WordRarity | None = None) -> list[tuple[int, int]]:
     """Index pairs of reports of one kind whose date intervals lie within the [clustering] ``date_slack_days``,
     or that name someone with the same last name, whatever their dates.
 
@@ -78,7 +79,7 @@ def candidate_pairs(reports: Sequence[Report], rarity: dict[str, float] | None =
         for last in {p.last_name.lower() for p in report.named_participants}:
             by_name.setdefault((report.family, last), []).append(i)
         for word in content_words(report.title) if rarity else ():
-            if rarity.get(word, 0.0) >= chosen.state_bridge_rarity:
+            if rarity.of(word) >= chosen.state_bridge_rarity:
                 by_rare_word.setdefault((report.family, word), []).append(i)
     pairs = {(i, j) for members in by_name.values() for i, j in combinations(sorted(members), 2)}
     for states in by_state.values():
@@ -99,16 +100,17 @@ class PairContext:
 
     reports: Sequence[Report]
     vectors: dict[str, np.ndarray]
-    rarity: dict[str, float]
-    lead_rarity: dict[str, float]
+    rarity: WordRarity
+    lead_rarity: WordRarity
     norms: dict[str, np.floating] = field(default_factory=dict)
 
     @classmethod
     def of(cls, reports: Sequence[Report]) -> "PairContext":
-        """Title vectors of ``reports`` (encoded or cached), rarities of their title and lead words."""
+        """Title vectors of ``reports`` (encoded or cached), how rare their title and lead words are among them."""
         vectors = sentence_vectors(r.title for r in reports)
-        rarity, lead_rarity = text_rarity([r.title for r in reports]), text_rarity([r.lead for r in reports])
-        return cls(reports, vectors, rarity, lead_rarity, {t: np.linalg.norm(v) for t, v in vectors.items()})
+        norms = {t: np.linalg.norm(v) for t, v in vectors.items()}
+        titles, leads = WordRarity.of_texts(r.title for r in reports), WordRarity.of_texts(r.lead for r in reports)
+        return cls(reports, vectors, titles, leads, norms)
 
     def similarity(self, i: int, j: int) -> Similarity:
         """How alike reports ``i`` and ``j`` read (``title_vectors.cosine`` with the norms computed once)."""

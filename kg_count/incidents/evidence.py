@@ -71,15 +71,26 @@ class Comparison:
 
 
 def date_interval(report: Report) -> tuple[dt.date, dt.date]:
-    """The first and last day the report's incident may have happened on."""
+    """The first and last day the report's incident may have happened on (kept on the report for the
+    settings in force: a report is compared with many)."""
+    chosen = settings().clustering
+    known = report.interval_cache
+    if known is not None and known[0] is chosen:
+        return known[1]
+    interval = _date_interval(report, chosen)
+    report.interval_cache = (chosen, interval)
+    return interval
+
+
+def _date_interval(report: Report, chosen) -> tuple[dt.date, dt.date]:
     day = report.date
     if report.certainty == "dct":
-        return day - dt.timedelta(days=settings().clustering.days_before_dct), day
+        return day - dt.timedelta(days=chosen.days_before_dct), day
     if report.granularity == "day":
-        slack = dt.timedelta(days=settings().clustering.stated_day_slack_days)
+        slack = dt.timedelta(days=chosen.stated_day_slack_days)
         return day - slack, day + slack
     if report.granularity == "week":
-        slack = dt.timedelta(days=settings().clustering.stated_week_slack_days)
+        slack = dt.timedelta(days=chosen.stated_week_slack_days)
         return day - slack, day + slack
     if report.granularity == "month":
         return day.replace(day=1), day.replace(day=calendar.monthrange(day.year, day.month)[1])

@@ -10,39 +10,33 @@ two reports may never be one incident whatever else agrees.
 
 from __future__ import annotations
 
-import math
-import re
-from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Sequence
 
 from rapidfuzz import fuzz
 
 from kg_count.incidents.confidence import interval_name, has_follow_up_title
-from kg_count.incidents.evidence import TITLE_STOPWORDS, compare, days_between, distance_km, shared_names, title_words
+from kg_count.incidents.evidence import compare, days_between, distance_km, shared_names, title_words
 from kg_count.incidents.reports import Report
+from kg_count.incidents.word_rarity import WordRarity
 from kg_count.settings import settings
 
 
 @dataclass(frozen=True)
 class Similarity:
     """How alike two reports read: the cosine of their titles' sentence vectors (None: a title missing),
-    and the rarity (inverse document frequency) of title and lead words among the reports clustered."""
+    and how rare title and lead words are (``WordRarity``; None: not known)."""
 
     title: float | None = None
-    rarity: dict[str, float] | None = None
-    lead_rarity: dict[str, float] | None = None
+    rarity: WordRarity | None = None
+    lead_rarity: WordRarity | None = None
 
 
-def shared_rarities(a: str, b: str, rarity: dict[str, float] | None) -> list[float]:
+def shared_rarities(a: str, b: str, rarity: WordRarity | None) -> list[float]:
     """The rarity of each content word texts ``a`` and ``b`` share (none without rarities)."""
-    if not rarity:
-        return []
-    return [rarity.get(w, 0.0) for w in content_words(a) & content_words(b)]
+    return rarity.shared(a, b) if rarity else []
 
 
-def rarest_shared(a: str, b: str, rarity: dict[str, float] | None) -> float:
+def rarest_shared(a: str, b: str, rarity: WordRarity | None) -> float:
     """The rarity of the rarest content word texts ``a`` and ``b`` share (0 when none or no rarities)."""
     return max(shared_rarities(a, b, rarity), default=0.0)
 
@@ -118,22 +112,6 @@ def _count_features(a: Report, b: Report) -> list[str]:
         elif here or there:
             features.append(f"count:{name}:one")
     return features
-
-
-@lru_cache(maxsize=1 << 17)
-def content_words(text: str) -> frozenset[str]:
-    """The text's lower-case words of three letters or more, title stopwords left out (remembered for
-    the texts of the last reports compared: each is compared with many)."""
-    return frozenset(w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in TITLE_STOPWORDS)
-
-
-def text_rarity(texts: Sequence[str]) -> dict[str, float]:
-    """Each content word of ``texts`` (titles, or leads) -> its smoothed inverse document frequency among
-    them, log((N + prior) / (df + 1)) with the [clustering] ``rarity_prior``: about log N / df in a store,
-    still graded in a handful of texts."""
-    prior = settings().clustering.rarity_prior
-    counts = Counter(w for text in texts for w in content_words(text))
-    return {w: math.log((len(texts) + prior) / (n + 1)) for w, n in counts.items()}
 
 
 def _text_features(a: Report, b: Report, similarity: Similarity) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from kg_count.graph.queries import read_query
@@ -55,6 +56,8 @@ class Report:
     fired: int
     people: list[ReportedPerson] = field(default_factory=list)
     lead: str = ""
+    # (settings, interval) of evidence.date_interval, kept because a report is compared with many
+    interval_cache: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def family(self) -> str:
@@ -63,10 +66,11 @@ class Report:
             return "gun"
         return sorted(self.types)[0]
 
-    @property
+    @cached_property
     def named_participants(self) -> list[ReportedPerson]:
         """Victims and suspects named with a first and a last name, victims first (officials and
-        witnesses named in many stories of one city tell nothing of which incident it is)."""
+        witnesses named in many stories of one city tell nothing of which incident it is). Read once,
+        when first asked: a report's people are set before it is compared."""
         return sorted(
             (p for p in self.people if p.first_name and p.last_name and p.role in PARTICIPATING_ROLES),
             key=lambda p: p.role != "victim",
