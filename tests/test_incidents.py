@@ -140,11 +140,11 @@ def test_a_later_report_of_a_death_wins_over_earlier_injury_reports():
     # two stories of a man in critical condition, then one of his death: one killed, nobody injured
     critical = [report(d, killed=0, injured=1, types=("injuring",), dct=f"2016-03-1{n}") for n, d in enumerate("ab")]
     died = report("c", killed=1, injured=0, dct="2016-03-16")
-    incident = reconcile(cluster_reports([*critical, died])[0], "a")
+    incident = reconcile(ReportCluster([*critical, died]), "a")
     assert (incident.killed, incident.injured, incident.types) == (1, 0, ["killing"])
     # a later report of more dead than the wounded can hold is not taken over the others
     wounded_none = [report(d, killed=1, injured=0, dct=f"2016-03-1{n}") for n, d in enumerate("de")]
-    incident = reconcile(cluster_reports([*wounded_none, report("f", killed=3, dct="2016-03-16")])[0], "d")
+    incident = reconcile(ReportCluster([*wounded_none, report("f", killed=3, dct="2016-03-16")]), "d")
     assert (incident.killed, incident.injured) == (1, 0)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Iterable
 
 import pyoxigraph
 from oxrdflib import OxigraphStore
@@ -140,6 +141,20 @@ class GraphStore:
             if self.writes % settings().batch.flush_every == 0:
                 self.flush()
         return len(graph)
+
+    def update_graph(self, name: URIRef, deleted: Iterable[tuple], inserted: Iterable[tuple]) -> None:
+        """Delete the triples ``deleted`` from the named graph ``name`` and add ``inserted``, in one SPARQL
+        update: one transaction, so a reader sees the graph before or after it, and a write cut short
+        leaves it as it was."""
+        graph = name.n3()
+        removed = "\n".join(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in deleted)
+        added = "\n".join(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in inserted)
+        update = f"DELETE DATA {{ GRAPH {graph} {{\n{removed}\n}} }} ;\nINSERT DATA {{ GRAPH {graph} {{\n{added}\n}} }}"
+        if self.remote:
+            self.endpoint.update(update)
+        else:
+            self._oxigraph.update(update)
+            self.flush()
 
     def flush(self) -> None:
         """Write the embedded store's buffered writes to disk. Called every ``[batch] flush_every`` graphs: without

@@ -37,10 +37,13 @@ class Merge:
 
 @dataclass
 class ReportCluster:
-    """The reports grouped as one incident so far, and the merges that joined them."""
+    """The reports grouped as one incident, the merges that joined them, and their component: the smallest
+    document id of the reports linked to theirs by pairs at or above the merge threshold (only reports of
+    one component can ever be grouped together)."""
 
     reports: list[Report]
     merges: list[Merge] = field(default_factory=list)
+    component: str = ""
 
 
 @dataclass
@@ -94,6 +97,11 @@ def candidate_pairs(reports: Sequence[Report], rarity: WordRarity | None = None)
     return sorted(pairs)
 
 
+def text_rarities(reports: Sequence[Report]) -> tuple[WordRarity, WordRarity]:
+    """How rare the words of ``reports``' titles, and of their leads, are among them."""
+    return WordRarity.of_texts(r.title for r in reports), WordRarity.of_texts(r.lead for r in reports)
+
+
 @dataclass
 class PairContext:
     """What comparing two reports of a list needs from the whole list: title vectors and word rarities."""
@@ -105,11 +113,12 @@ class PairContext:
     norms: dict[str, np.floating] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, reports: Sequence[Report]) -> "PairContext":
-        """Title vectors of ``reports`` (encoded or cached), how rare their title and lead words are among them."""
+    def of(cls, reports: Sequence[Report], rarity: tuple[WordRarity, WordRarity] | None = None) -> "PairContext":
+        """Title vectors of ``reports`` (encoded or cached), how rare their title and lead words are (among
+        them, unless ``rarity`` gives it for a larger set)."""
         vectors = sentence_vectors(r.title for r in reports)
         norms = {t: np.linalg.norm(v) for t, v in vectors.items()}
-        titles, leads = WordRarity.of_texts(r.title for r in reports), WordRarity.of_texts(r.lead for r in reports)
+        titles, leads = rarity or text_rarities(reports)
         return cls(reports, vectors, titles, leads, norms)
 
     def similarity(self, i: int, j: int) -> Similarity:
@@ -128,9 +137,12 @@ class PairContext:
             return None
         return pair_features(a, b, similarity)
 
-    def pairs(self) -> Iterator[tuple[tuple[int, int], list[str]]]:
-        """Every candidate pair without a hard conflict, with its features."""
+    def pairs(self, touching: set[int] | None = None) -> Iterator[tuple[tuple[int, int], list[str]]]:
+        """Every candidate pair without a hard conflict (one of whose reports is in ``touching``, when given),
+        with its features."""
         for i, j in candidate_pairs(self.reports, self.rarity):
+            if touching is not None and i not in touching and j not in touching:
+                continue
             found = self.features(i, j)
             if found is not None:
                 yield (i, j), found
@@ -184,19 +196,47 @@ def merge_groups(
     return [(members[x], links[x]) for x in members]
 
 
+def link_components(reports: Sequence[Report], scores: PairScores, threshold: float) -> list[str]:
+    """For each report, the smallest document id of the reports linked to it through pairs with a probability
+    of at least ``threshold``."""
+    parent = list(range(len(reports)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for (i, j), p in scores.probability.items():
+        if p >= threshold:
+            x, y = root(i), root(j)
+            if x != y:
+                parent[max(x, y)] = min(x, y)
+    smallest: dict[int, str] = {}
+    for i, report in enumerate(reports):
+        r = root(i)
+        smallest[r] = min(smallest.get(r, report.doc_id), report.doc_id)
+    return [smallest[root(i)] for i in range(len(reports))]
+
+
 def cluster_reports(
-    reports: Sequence[Report], model: CoreferenceModel | None = None, evidence: PairScores | None = None
+    reports: Sequence[Report],
+    model: CoreferenceModel | None = None,
+    evidence: PairScores | None = None,
+    rarity: tuple[WordRarity, WordRarity] | None = None,
 ) -> list[ReportCluster]:
     """Group reports into incidents with ``model`` (default: the shipped coreference model); return the
     clusters, largest first, then by earliest document id. ``evidence``: the pairs' features, when known
-    (otherwise each pair is scored as it is compared and only the merging pairs' features are kept)."""
+    (otherwise each pair is scored as it is compared and only the merging pairs' features are kept);
+    ``rarity``: how rare title and lead words are in the whole store, when ``reports`` are part of it."""
     model = model or shipped_coreference_model()
     context = None
     if evidence is not None:
         scores = score_pairs(evidence, model)
     else:
-        context = PairContext.of(reports)
+        context = PairContext.of(reports, rarity)
         scores = PairScores({}, {pair: model.probability(found) for pair, found in context.pairs()})
+    components = link_components(reports, scores, model.threshold)
     clusters = []
     for group, links in merge_groups(reports, scores, model.threshold, model.group_threshold):
         merges = [
@@ -208,6 +248,7 @@ def cluster_reports(
             )
             for i, j in links
         ]
-        clusters.append(ReportCluster([reports[i] for i in sorted(group, key=lambda k: reports[k].doc_id)], merges))
+        members = [reports[i] for i in sorted(group, key=lambda k: reports[k].doc_id)]
+        clusters.append(ReportCluster(members, merges, components[group[0]]))
     clusters.sort(key=lambda c: (-len(c.reports), c.reports[0].doc_id))
     return clusters

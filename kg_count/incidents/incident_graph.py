@@ -35,6 +35,16 @@ def _count(value: int) -> Literal:
     return Literal(value, datatype=XSD.nonNegativeInteger)
 
 
+SCORE_PREDICATES = (KGC.confidence, KGC.evidence)  # what add_scores writes
+
+
+def add_scores(graph: Graph, node: URIRef, incident: Incident) -> None:
+    """Add the incident's confidence and the evidence it rests on to ``graph``, about ``node``."""
+    graph.add((node, KGC.confidence, Literal(f"{incident.confidence:.4f}", datatype=XSD.decimal)))
+    for feature in incident.evidence:
+        graph.add((node, KGC.evidence, Literal(feature)))
+
+
 def add_incident(graph: Graph, incident: Incident) -> URIRef:
     """Add one incident's triples to ``graph``; return its IRI."""
     node = incident_iri(incident.incident_id)
@@ -63,9 +73,7 @@ def add_incident(graph: Graph, incident: Incident) -> URIRef:
     graph.add((node, KGC.killedCount, _count(incident.killed)))
     graph.add((node, KGC.injuredCount, _count(incident.injured)))
     graph.add((node, KGC.firedCount, _count(incident.fired)))
-    graph.add((node, KGC.confidence, Literal(f"{incident.confidence:.4f}", datatype=XSD.decimal)))
-    for feature in incident.evidence:
-        graph.add((node, KGC.evidence, Literal(feature)))
+    add_scores(graph, node, incident)
     for n, person in enumerate(incident.people):
         actor = URIRef(f"{node}#person{n}")
         graph.add((node, SEM.hasActor, actor))
@@ -86,6 +94,8 @@ def add_incident(graph: Graph, incident: Incident) -> URIRef:
                 graph.add((actor, KGC[f"{status}Probability"], Literal(f"{probability:.4f}", datatype=XSD.decimal)))
     for doc_id in incident.doc_ids:
         graph.add((node, PROV.wasDerivedFrom, document_iri(doc_id)))
+    if incident.component:
+        graph.add((node, KGC.component, Literal(incident.component)))
     for merge in incident.merges:
         graph.add(
             (

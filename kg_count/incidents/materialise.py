@@ -8,6 +8,7 @@ questions are asked, and a changed clustering setting never leaves stale inciden
 from __future__ import annotations
 
 import hashlib
+from urllib.parse import unquote
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,7 +16,8 @@ from rdflib import Literal
 
 from kg_count.incidents import incident_graph as incident_graph_module
 from kg_count.incidents.incident_graph import INCIDENT_GRAPH, incident_graph
-from kg_count.graph.namespaces import KGC
+from kg_count.graph.document_graph import document_iri
+from kg_count.graph.namespaces import DOC, KGC
 from kg_count import geography
 from kg_count.incidents import (
     cluster,
@@ -62,16 +64,25 @@ def settings_fingerprint(modules=CLUSTERING_MODULES) -> str:
     return stage_fingerprint((current.clustering, current.confidence), modules)
 
 
-def fingerprint(store: GraphStore, coreference_path: Path | None = None) -> str:
-    """A hash of the store's complete documents with their content hashes, of the clustering settings,
-    of the coreference model (the shipped one unless ``coreference_path`` names another) and of the
-    incident-match and person-status models."""
-    documents = sorted(f"{doc_id} {content}" for doc_id, content in store.document_versions().items())
+def models_fingerprint(coreference_path: Path | None = None) -> str:
+    """A hash of the clustering settings and code, of the coreference model (the shipped one unless
+    ``coreference_path`` names another) and of the incident-match and person-status models."""
     models = [
         file_sha256(path) if path.exists() else "none"
         for path in (Path(coreference_path or COREFERENCE_MODEL_PATH), MODEL_PATH, PERSON_STATUS_PATH)
     ]
-    return hashlib.sha256("\n".join([settings_fingerprint(), *models, *documents]).encode()).hexdigest()
+    return hashlib.sha256("\n".join([settings_fingerprint(), *models]).encode()).hexdigest()
+
+
+def documents_fingerprint(built_with: str, versions: dict[str, str]) -> str:
+    """A hash of ``built_with`` (``models_fingerprint``) and of the documents' content hashes ``versions``."""
+    documents = sorted(f"{doc_id} {content}" for doc_id, content in versions.items())
+    return hashlib.sha256("\n".join([built_with, *documents]).encode()).hexdigest()
+
+
+def fingerprint(store: GraphStore, coreference_path: Path | None = None) -> str:
+    """A hash of the store's complete documents with their content hashes and of ``models_fingerprint``."""
+    return documents_fingerprint(models_fingerprint(coreference_path), store.document_versions())
 
 
 def reconciled_incidents(reports, coreference: CoreferenceModel | None = None) -> tuple[list[Incident], list]:
@@ -86,10 +97,17 @@ def incidents_of(reports, model=None, coreference: CoreferenceModel | None = Non
     scored by ``model`` (default: the shipped incident-match model), its confidence of being a distinct real
     incident; each person it names, the probability of each status (the shipped person-status model).
     """
-    model = model or shipped_model()
-    statuses = shipped_person_status_model()
     incidents, clusters = reconciled_incidents(reports, coreference)
     twins = twin_features(incidents, [group.reports[0].family for group in clusters])
+    scored(incidents, clusters, twins, model)
+    return incidents
+
+
+def scored(incidents: list[Incident], clusters: list, twins: list[list[str]], model=None) -> None:
+    """Give each incident its evidence (its own features and ``twins``), its confidence under ``model`` (default:
+    the shipped incident-match model) and its people's status probabilities (the shipped person-status model)."""
+    model = model or shipped_model()
+    statuses = shipped_person_status_model()
     for incident, group, twin in zip(incidents, clusters, twins):
         incident.evidence = incident_features(incident, group.reports) + twin
         incident.confidence = model.probability(incident.evidence)
@@ -97,7 +115,6 @@ def incidents_of(reports, model=None, coreference: CoreferenceModel | None = Non
             statuses.probabilities(person, incident.people, incident.killed, incident.injured)
             for person in incident.people
         ]
-    return incidents
 
 
 def stored_fingerprint(store: GraphStore) -> str | None:
@@ -114,17 +131,41 @@ def incident_count(store: GraphStore) -> int:
 
 
 def ensure_incidents(store: GraphStore, force: bool = False, coreference_path: Path | None = None) -> tuple[int, bool]:
-    """Build the store's incident graph unless it is up to date; return (incident count, rebuilt). Reports are
+    """Bring the store's incident graph up to date unless it is; return (incident count, changed). Reports are
     grouped by the coreference model in ``coreference_path`` (default: the shipped one; SetupError naming
-    the file when it cannot be read)."""
+    the file when it cannot be read). When documents were only added since the graph was built with the same
+    code, settings and models, only the incidents they can touch are regrouped (``regroup.regroup_added``),
+    which gives the incidents grouping everything again gives; otherwise everything is grouped again."""
     path = Path(coreference_path or COREFERENCE_MODEL_PATH)
-    stamp = fingerprint(store, path)
+    built_with = models_fingerprint(path)
+    versions = store.document_versions()
+    stamp = documents_fingerprint(built_with, versions)
     if not force and stored_fingerprint(store) == stamp:
         return incident_count(store), False
     coreference = shipped_coreference_model(path)
+    grouped = None if force else grouped_versions(store, built_with)
+    if grouped is not None and all(versions.get(doc) == version for doc, version in grouped.items()):
+        from kg_count.incidents.regroup import regroup_added
+
+        status(f"regrouping the incidents {len(versions) - len(grouped)} new documents can touch")
+        regroup_added(store, coreference, versions, set(versions) - set(grouped), stamp)
+        return incident_count(store), True
     status("grouping the store's reports into incidents")
     incidents = incidents_of(reports_from_store(store), coreference=coreference)
     graph = incident_graph(incidents)
     graph.add((INCIDENT_GRAPH, KGC.builtFrom, Literal(stamp)))
+    graph.add((INCIDENT_GRAPH, KGC.builtWith, Literal(built_with)))
+    for doc_id, version in versions.items():
+        graph.add((document_iri(doc_id), KGC.groupedVersion, Literal(version)))
     store.replace_graph(graph)
     return len(incidents), True
+
+
+def grouped_versions(store: GraphStore, built_with: str) -> dict[str, str] | None:
+    """The content hash of each document the incident graph grouped, by id, when the graph was built with
+    ``built_with`` (``models_fingerprint``); None when it was built otherwise, or not at all."""
+    name = INCIDENT_GRAPH.n3()
+    if not store.query(f"ASK {{ GRAPH {name} {{ {name} <{KGC.builtWith}> {Literal(built_with).n3()} }} }}").askAnswer:
+        return None
+    query = f"SELECT ?doc ?version WHERE {{ GRAPH {name} {{ ?doc <{KGC.groupedVersion}> ?version }} }}"
+    return {unquote(str(row.doc).removeprefix(str(DOC))): str(row.version) for row in store.query(query)}

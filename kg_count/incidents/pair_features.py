@@ -21,6 +21,18 @@ from kg_count.incidents.word_rarity import WordRarity
 from kg_count.settings import settings
 
 
+TITLE_RARITY_EDGES = (3, 4, 5, 6, 7)  # bins of the rarest word two titles share
+LEAD_RARITY_EDGES = (4, 5, 6, 7)  # ... two leads share
+RARE_WORD = 5  # a shared word at least this rare is counted
+
+
+def rarity_edges() -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The rarities at which some pair feature or decision changes, for title words and for lead words
+    (sorted): the bins' edges, ``RARE_WORD`` and, for titles, the [clustering] ``state_bridge_rarity``."""
+    bridge = settings().clustering.state_bridge_rarity
+    return tuple(sorted({*TITLE_RARITY_EDGES, RARE_WORD, bridge})), tuple(sorted({*LEAD_RARITY_EDGES, RARE_WORD}))
+
+
 @dataclass(frozen=True)
 class Similarity:
     """How alike two reports read: the cosine of their titles' sentence vectors (None: a title missing),
@@ -119,14 +131,14 @@ def _text_features(a: Report, b: Report, similarity: Similarity) -> list[str]:
         f"title:words:{interval_name(fuzz.token_set_ratio(title_words(a.title), title_words(b.title)), (40, 60, 80))}"
     ]
     for part, rarity, edges in (
-        ("title", similarity.rarity, (3, 4, 5, 6, 7)),
-        ("lead", similarity.lead_rarity, (4, 5, 6, 7)),
+        ("title", similarity.rarity, TITLE_RARITY_EDGES),
+        ("lead", similarity.lead_rarity, LEAD_RARITY_EDGES),
     ):
         here, there = getattr(a, part), getattr(b, part)
         if rarity and here and there:
             shared = shared_rarities(here, there, rarity)
             features.append(f"{part}:rarest_shared:{interval_name(max(shared, default=0.0), edges)}")
-            features.append(f"{part}:rare_shared:{min(sum(x >= 5 for x in shared), 3)}")
+            features.append(f"{part}:rare_shared:{min(sum(x >= RARE_WORD for x in shared), 3)}")
     if similarity.title is not None:
         features.append(f"title:cosine:{interval_name(similarity.title, settings().clustering.title_cosine_edges)}")
     follow = sum(has_follow_up_title(r.title) for r in (a, b))

@@ -48,6 +48,7 @@ class Incident:
     evidence: list[str] = field(default_factory=list)
     confidence: float = 1.0
     status_probabilities: list[dict[str, float]] = field(default_factory=list)  # per person, by status
+    component: str = ""  # see cluster.ReportCluster
 
 
 def _date(reports: list[Report]) -> tuple[dt.date, str, str]:
@@ -158,4 +159,5 @@ def reconcile(cluster: ReportCluster, incident_id: str) -> Incident:
         people=_people(reports),
         doc_ids=[r.doc_id for r in reports],
         merges=cluster.merges,
+        component=cluster.component,
     )

@@ -1,0 +1,207 @@
+"""Regroup a store's incidents after documents were added: only the incidents the new documents can touch.
+
+Reports are grouped within their link components (``cluster.link_components``: reports joined by pairs
+likely enough to start a merge); grouping never joins two components and reads only the pairs inside
+one, so a component grouped alone gives what grouping the whole store gives. A pair's features depend
+on its two reports and on how rare the words they share are, which changes only for words whose
+document frequency moved across one of the features' edges (``word_rarity``). So new documents touch:
+
+1. the components their reports link to (their pairs at or above the merge threshold);
+2. the components of the reports that hold a word whose rarity the new documents moved;
+3. the twin features (``confidence.twin_features``) of incidents of the same kind in the same city.
+
+The incidents of 1 and 2 are grouped again with the new reports; those of 3 get their evidence and
+confidence again; the rest of the incident graph stays as it is, ids included. The change is written in
+one SPARQL update, so a reader sees the graph before it or after it. The result is the incident graph
+grouping every document at once gives (``tests/test_incremental.py``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Iterable
+from urllib.parse import unquote
+
+from rdflib import Graph, Literal, URIRef
+
+from kg_count.graph.document_graph import document_iri
+from kg_count.graph.namespaces import DOC, GEO, KGC
+from kg_count.incidents.cluster import PairContext, ReportCluster, candidate_pairs, cluster_reports, text_rarities
+from kg_count.incidents.confidence import twin_features
+from kg_count.incidents.coreference_model import CoreferenceModel
+from kg_count.incidents.incident_graph import INCIDENT_GRAPH, SCORE_PREDICATES, add_incident, add_scores, incident_iri
+from kg_count.incidents.pair_features import rarity_edges
+from kg_count.incidents.reconcile import reconcile
+from kg_count.incidents.reports import Report, reports_from_store
+from kg_count.incidents.word_rarity import content_words
+
+if TYPE_CHECKING:
+    from kg_count.graph.store import GraphStore
+
+
+@dataclass
+class StoredIncident:
+    """What regrouping needs of an incident already in the incident graph."""
+
+    incident_id: str
+    component: str
+    doc_ids: list[str]
+    date: dt.date
+    city_iri: str | None
+    family: str
+    twins: list[str]
+
+
+def stored_incidents(store: GraphStore) -> dict[str, StoredIncident]:
+    """The incidents of the store's incident graph, by id."""
+    graph = INCIDENT_GRAPH.n3()
+    found: dict[str, StoredIncident] = {}
+    facts = (
+        f"SELECT ?id ?component ?date ?city ?family WHERE {{ GRAPH {graph} {{ ?i kgc:incidentId ?id ; "
+        "kgc:component ?component ; sem:hasTime/time:inXSDDate ?date ; kgc:evidence ?family "
+        'FILTER(STRSTARTS(?family, "family:")) OPTIONAL { ?i kgc:city ?city } } }'
+    )
+    for row in store.query(facts):
+        found[str(row.id)] = StoredIncident(
+            str(row.id),
+            str(row.component),
+            [],
+            row.date.toPython(),
+            str(row.city) if row.city is not None else None,
+            str(row.family).removeprefix("family:"),
+            [],
+        )
+    documents = f"SELECT ?id ?doc WHERE {{ GRAPH {graph} {{ ?i kgc:incidentId ?id ; prov:wasDerivedFrom ?doc }} }}"
+    for row in store.query(documents):
+        found[str(row.id)].doc_ids.append(unquote(str(row.doc).removeprefix(str(DOC))))
+    twins = (
+        f"SELECT ?id ?twin WHERE {{ GRAPH {graph} {{ ?i kgc:incidentId ?id ; kgc:evidence ?twin "
+        'FILTER(STRSTARTS(?twin, "twin:")) } }'
+    )
+    for row in store.query(twins):
+        found[str(row.id)].twins.append(str(row.twin))
+    for incident in found.values():
+        incident.doc_ids.sort()
+        incident.twins.sort()
+    return found
+
+
+def touched_components(
+    reports: list[Report], added: set[str], component_of: dict[str, str], coreference: CoreferenceModel
+) -> set[str]:
+    """The components (by id) that the ``added`` reports link to, or that hold a pair of reports whose features
+    the new documents changed (through a shared word whose rarity they moved)."""
+    rarity = text_rarities(reports)
+    context = PairContext.of(reports, rarity)
+    fresh = {i for i, r in enumerate(reports) if r.doc_id in added}
+    touched = set()
+    for (i, j), features in context.pairs(touching=fresh):
+        if coreference.probability(features) >= coreference.threshold:
+            touched.update(reports[k].doc_id for k in (i, j) if k not in fresh)
+    before = text_rarities([r for r in reports if r.doc_id not in added])
+    title_edges, lead_edges = rarity_edges()
+    moved_titles, moved_leads = rarity[0].moved(before[0], title_edges), rarity[1].moved(before[1], lead_edges)
+    holders = {
+        i
+        for i, r in enumerate(reports)
+        if i not in fresh and (content_words(r.title) & moved_titles or content_words(r.lead) & moved_leads)
+    }
+    earlier = replace(context, rarity=before[0], lead_rarity=before[1])
+    for i, j in set(candidate_pairs(reports, rarity[0])) | set(candidate_pairs(reports, before[0])):
+        if i not in holders or j not in holders:
+            continue
+        a, b = reports[i].doc_id, reports[j].doc_id
+        now = context.features(i, j)
+        if component_of[a] == component_of[b]:
+            changed = now != earlier.features(i, j)
+        else:  # a pair across components weighs in no merge unless it now links them
+            changed = now is not None and coreference.probability(now) >= coreference.threshold
+        if changed:
+            touched.update((a, b))
+    return {component_of[doc] for doc in touched if doc in component_of}
+
+
+def regroup_added(
+    store: GraphStore, coreference: CoreferenceModel, versions: dict[str, str], added: set[str], stamp: str
+) -> None:
+    """Group the ``added`` documents' reports into the store's incident graph with ``coreference``, regrouping
+    only what they touch (see the module docstring); record their content hashes (``versions``) and ``stamp``
+    as the graph's fingerprint."""
+    from kg_count.incidents.materialise import scored
+
+    reports = reports_from_store(store)
+    by_id = {r.doc_id: r for r in reports}
+    old = stored_incidents(store)
+    component_of = {doc: incident.component for incident in old.values() for doc in incident.doc_ids}
+    components = touched_components(reports, added, component_of, coreference)
+    regrouped = sorted(
+        (added & by_id.keys()) | {doc for doc, component in component_of.items() if component in components}
+    )
+    clusters = cluster_reports([by_id[doc] for doc in regrouped], coreference, rarity=text_rarities(reports))
+    fresh = [reconcile(group, min(r.doc_id for r in group.reports)) for group in clusters]
+    removed = {incident.incident_id for incident in old.values() if incident.component in components}
+    kept = [incident for incident in old.values() if incident.incident_id not in removed]
+    twins = twin_features([*fresh, *kept], [g.reports[0].family for g in clusters] + [i.family for i in kept])
+    scored(fresh, clusters, twins[: len(fresh)])
+    rescored = [
+        rescore(incident, [by_id[doc] for doc in incident.doc_ids], twin)
+        for incident, twin in zip(kept, twins[len(fresh) :])
+        if sorted(twin) != incident.twins
+    ]
+    deleted = incident_triples(store, removed)
+    deleted += stored_triples(store, [(incident_iri(i.incident_id), p) for i in rescored for p in SCORE_PREDICATES])
+    deleted += stored_triples(store, [(INCIDENT_GRAPH, KGC.builtFrom)])
+    deleted += orphaned_coordinates(store, removed, [*fresh, *kept])
+    inserted = Graph()
+    for incident in fresh:
+        add_incident(inserted, incident)
+    for incident in rescored:
+        add_scores(inserted, incident_iri(incident.incident_id), incident)
+    for doc in sorted(added):
+        inserted.add((document_iri(doc), KGC.groupedVersion, Literal(versions[doc])))
+    inserted.add((INCIDENT_GRAPH, KGC.builtFrom, Literal(stamp)))
+    store.update_graph(INCIDENT_GRAPH, deleted, inserted)
+
+
+def rescore(incident: StoredIncident, reports: list[Report], twin: list[str]):
+    """The reconciled incident of ``incident``'s reports (unchanged) with its evidence and confidence for ``twin``."""
+    from kg_count.incidents.materialise import scored
+
+    again = reconcile(ReportCluster(reports, [], incident.component), incident.incident_id)
+    scored([again], [ReportCluster(reports)], [twin])
+    return again
+
+
+def incident_triples(store: GraphStore, incident_ids: Iterable[str]) -> list[tuple]:
+    """Every triple of the incident graph about the incidents ``incident_ids``, their times and their people."""
+    nodes = " ".join(incident_iri(i).n3() for i in sorted(set(incident_ids)))
+    if not nodes:
+        return []
+    query = (
+        f"SELECT ?s ?p ?o WHERE {{ GRAPH {INCIDENT_GRAPH.n3()} {{ VALUES ?i {{ {nodes} }} "
+        "{ ?i ?p ?o BIND(?i AS ?s) } UNION { ?i sem:hasTime ?s . ?s ?p ?o } UNION { ?i sem:hasActor ?s . ?s ?p ?o } "
+        "} }"
+    )
+    return [(row.s, row.p, row.o) for row in store.query(query)]
+
+
+def stored_triples(store: GraphStore, subjects_and_predicates: list[tuple[URIRef, URIRef]]) -> list[tuple]:
+    """The incident graph's triples with each of the (subject, predicate) pairs given."""
+    if not subjects_and_predicates:
+        return []
+    pairs = " ".join(f"({s.n3()} {p.n3()})" for s, p in subjects_and_predicates)
+    query = f"SELECT ?s ?p ?o WHERE {{ VALUES (?s ?p) {{ {pairs} }} GRAPH {INCIDENT_GRAPH.n3()} {{ ?s ?p ?o }} }}"
+    return [(row.s, row.p, row.o) for row in store.query(query)]
+
+
+def orphaned_coordinates(store: GraphStore, removed: set[str], remaining: list) -> list[tuple]:
+    """The coordinate triples of the cities only ``removed`` incidents were in (none of ``remaining``)."""
+    if not removed:
+        return []
+    nodes = " ".join(incident_iri(i).n3() for i in sorted(removed))
+    graph = INCIDENT_GRAPH.n3()
+    query = f"SELECT DISTINCT ?city WHERE {{ GRAPH {graph} {{ VALUES ?i {{ {nodes} }} ?i kgc:city ?city }} }}"
+    still = {incident.city_iri for incident in remaining}
+    cities = [row.city for row in store.query(query) if str(row.city) not in still]
+    return stored_triples(store, [(city, predicate) for city in cities for predicate in (GEO.lat, GEO.long)])

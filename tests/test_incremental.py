@@ -1,0 +1,85 @@
+"""Incidents grouped in parts are the incidents grouped at once: adding documents to a store regroups only
+the incidents they can touch, whatever order the documents came in, and gives the incident graph that
+grouping everything again gives."""
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from kg_count.graph.loader import build_store
+from kg_count.graph.store import GraphStore
+from kg_count.incidents import materialise
+from kg_count.incidents.incident_graph import INCIDENT_GRAPH
+from kg_count.incidents.materialise import ensure_incidents
+from kg_count.io.conll import Document, iter_documents, write_documents
+from kg_count.nlp.record_cache import default_record_cache_path
+from tests.conftest import SAMPLE
+
+pytestmark = pytest.mark.slow
+
+
+def incident_graph_quads(location: Path) -> set[tuple]:
+    """The quads of the store's incident graph, after bringing it up to date."""
+    with GraphStore(location) as store:
+        ensure_incidents(store)
+        return {quad for quad in store.quads() if quad[3] == INCIDENT_GRAPH}
+
+
+def built(documents: list[Document], folder: Path, name: str) -> Path:
+    """``folder``/``name``.conll holding ``documents``."""
+    path = folder / f"{name}.conll"
+    write_documents(path, documents)
+    return path
+
+
+@pytest.fixture(scope="module")
+def documents() -> list[Document]:
+    return list(iter_documents(SAMPLE / "docs.conll"))
+
+
+@pytest.fixture(scope="module")
+def at_once(documents, tmp_path_factory) -> set[tuple]:
+    folder = tmp_path_factory.mktemp("at_once")
+    build_store(built(documents, folder, "all"), folder / "store", cache=default_record_cache_path())
+    quads = incident_graph_quads(folder / "store")
+    assert len(quads) > 1000
+    return quads
+
+
+def no_full_grouping(*args, **kwargs):
+    raise AssertionError("adding documents grouped the whole store again")
+
+
+@pytest.mark.parametrize(
+    "first, then",
+    [
+        (lambda d: d[:-30], lambda d: d[-30:]),  # the last 30 documents arrive later
+        (lambda d: d[1::2], lambda d: d[::2]),  # every other document, the later half first
+        (lambda d: d[::-1][:-5], lambda d: d[::-1][-5:]),  # five documents of the beginning, last
+    ],
+    ids=["last-30", "interleaved", "first-5"],
+)
+def test_a_store_built_in_two_parts_has_the_incident_graph_of_one_built_at_once(
+    documents, at_once, first, then, tmp_path, monkeypatch
+):
+    store = tmp_path / "store"
+    build_store(built(first(documents), tmp_path, "first"), store, cache=default_record_cache_path())
+    before = incident_graph_quads(store)
+    build_store(built(then(documents), tmp_path, "then"), store, cache=default_record_cache_path())
+    monkeypatch.setattr(materialise, "incidents_of", no_full_grouping)
+    assert incident_graph_quads(store) == at_once
+    assert before != at_once
+
+
+def test_a_document_that_comes_again_with_other_text_is_grouped_as_its_new_version(documents, tmp_path):
+    store = tmp_path / "store"
+    build_store(built(documents, tmp_path, "all"), store, cache=default_record_cache_path())
+    incident_graph_quads(store)
+    edited = documents[0]
+    tokens = [t if t.part != "TITLE" else replace(t, text=t.text.upper()) for t in edited.tokens]
+    changed = [Document(edited.doc_id, edited.dct, tokens), *documents[1:]]
+    build_store(built(changed[:1], tmp_path, "edited"), store, cache=default_record_cache_path())
+    fresh = tmp_path / "fresh"
+    build_store(built(changed, tmp_path, "changed"), fresh, cache=default_record_cache_path())
+    assert incident_graph_quads(store) == incident_graph_quads(fresh)
