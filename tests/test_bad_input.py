@@ -78,6 +78,9 @@ def test_a_repeated_document_id_is_refused_before_anything_is_written(tmp_path, 
     code, err = invoke(["build", "--docs", docs, "--store", tmp_path / "store"], capsys)
     assert code == 1 and "line 16, document d1: document id appears twice (first on line 1)" in err
     assert not (tmp_path / "store").exists()
+    code, err = invoke(extract(tmp_path, docs), capsys)
+    assert code == 1 and "line 16, document d1: document id appears twice (first on line 1)" in err
+    assert not (tmp_path / "out.jsonl").exists()
 
 
 @pytest.mark.parametrize("option", ["--docs", "--questions", "--system"])

@@ -74,6 +74,11 @@ def _open_folder(path: Path, create: bool) -> tuple[Dataset, pyoxigraph.Store]:
     return Dataset(store=OxigraphStore(store=oxigraph), default_union=True), oxigraph
 
 
+def _triples(triples: Iterable[tuple]) -> str:
+    """N-Triples-like lines of ``triples`` (rdflib terms) for a SPARQL INSERT or DELETE DATA block."""
+    return "\n".join(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in triples)
+
+
 class GraphStore:
     """A persistent store holding one named graph per document (see the module docstring for locations).
 
@@ -129,31 +134,28 @@ class GraphStore:
         return self.graph_turtle(document_iri(doc_id))
 
     def replace_graph(self, graph: Graph) -> int:
-        """Replace the named graph ``graph.identifier`` with ``graph`` in one step; return its triple count."""
-        if self.remote:
-            name = graph.identifier.n3()
-            triples = "\n".join(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in graph)
-            self.endpoint.update(f"DROP SILENT GRAPH {name} ;\nINSERT DATA {{ GRAPH {name} {{\n{triples}\n}} }}")
-        else:
-            self.dataset.remove_graph(graph.identifier)
-            self.dataset.addN((s, p, o, graph.identifier) for s, p, o in graph)
-            self.writes += 1
-            if self.writes % settings().batch.flush_every == 0:
-                self.flush()
+        """Replace the named graph ``graph.identifier`` with ``graph`` in one SPARQL update (one transaction: a
+        reader sees the old graph or the new one, and a write cut short leaves the old); return its triple count."""
+        name = graph.identifier.n3()
+        self._update(f"DROP SILENT GRAPH {name} ;\nINSERT DATA {{ GRAPH {name} {{\n{_triples(graph)}\n}} }}")
         return len(graph)
 
     def update_graph(self, name: URIRef, deleted: Iterable[tuple], inserted: Iterable[tuple]) -> None:
         """Delete the triples ``deleted`` from the named graph ``name`` and add ``inserted``, in one SPARQL
-        update: one transaction, so a reader sees the graph before or after it, and a write cut short
-        leaves it as it was."""
+        update (one transaction, as ``replace_graph``)."""
         graph = name.n3()
-        removed = "\n".join(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in deleted)
-        added = "\n".join(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in inserted)
-        update = f"DELETE DATA {{ GRAPH {graph} {{\n{removed}\n}} }} ;\nINSERT DATA {{ GRAPH {graph} {{\n{added}\n}} }}"
+        self._update(
+            f"DELETE DATA {{ GRAPH {graph} {{\n{_triples(deleted)}\n}} }} ;\n"
+            f"INSERT DATA {{ GRAPH {graph} {{\n{_triples(inserted)}\n}} }}"
+        )
+
+    def _update(self, update: str) -> None:
         if self.remote:
             self.endpoint.update(update)
-        else:
-            self._oxigraph.update(update)
+            return
+        self._oxigraph.update(update)
+        self.writes += 1
+        if self.writes % settings().batch.flush_every == 0:
             self.flush()
 
     def flush(self) -> None:

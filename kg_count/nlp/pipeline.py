@@ -139,11 +139,13 @@ def process(documents: Iterable[Document], batch_size: int | None = None) -> Ite
 
 def extract_file(docs: Path, out: Path) -> int:
     """Extract every document of ``docs`` (CoNLL or JSON lines) and write one JSON line of its record's
-    summary per document to ``out`` (atomically); return how many were written."""
-    from kg_count.io.articles import iter_any
+    summary per document to ``out`` (atomically); return how many were written. An id that appears twice
+    is an InputError naming both lines, before anything is extracted."""
+    from kg_count.io.articles import document_ids, iter_any
     from kg_count.io.atomic import atomic_writer
     from kg_count.progress import progress
 
+    document_ids(docs)
     documents = list(iter_any(docs))
     with atomic_writer(out) as stream:
         for record in progress(process(documents), "extracting", total=len(documents), unit="doc"):
