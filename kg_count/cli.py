@@ -219,7 +219,8 @@ def _add_build(subparsers) -> None:
     build.add_argument(
         "--no-incidents",
         action="store_true",
-        help="leave the incidents to the first command that reads them (answer, incidents, dump --incident)",
+        help="leave the incidents as they are, to be regrouped by the next build or answer (a store without incidents "
+        "is grouped by the first command that reads incidents)",
     )
     build.set_defaults(handler=run_build)
 

@@ -10,7 +10,7 @@ from kg_count.graph.namespaces import KGC, PROV, SEM, TIME
 from kg_count.graph.queries import read_query
 from kg_count.graph.results import readable_graph
 from kg_count.incidents.incident_graph import INCIDENT_GRAPH, incident_iri
-from kg_count.incidents.materialise import ensure_incidents
+from kg_count.incidents.materialise import incidents_for_reading
 
 if TYPE_CHECKING:
     from kg_count.graph.store import GraphStore
@@ -44,8 +44,8 @@ def incident_turtle(store: GraphStore, incident_id: str) -> str:
 
 
 def incident_turtles(store: GraphStore, incident_ids: Iterable[str]) -> dict[str, str]:
-    """The Turtle of each incident of ``incident_ids`` by id, the incident graph brought up to date once."""
-    ensure_incidents(store)
+    """The Turtle of each incident of ``incident_ids`` by id (incidents as ``incidents_for_reading`` leaves them)."""
+    incidents_for_reading(store)
     return {incident_id: _incident(store, incident_id)[1].serialize(format="turtle") for incident_id in incident_ids}
 
 
@@ -71,7 +71,7 @@ def _document_lines(store: GraphStore, doc_iris) -> list[str]:
 
 def explain_incident(store: GraphStore, incident_id: str) -> str:
     """One incident as text: properties, documents (earliest first) with what each reported, and the merge reasons."""
-    ensure_incidents(store)
+    incidents_for_reading(store)
     node, graph = _incident(store, incident_id)
     time_node = graph.value(node, SEM.hasTime)
     lines = [
@@ -116,7 +116,7 @@ def explain_incident(store: GraphStore, incident_id: str) -> str:
 
 def list_incidents(store: GraphStore, event_type: str | None, place: str | None, date: str | None, limit: int) -> str:
     """A table of incidents filtered by type, place text and date prefix, most documents first."""
-    ensure_incidents(store)
+    incidents_for_reading(store)
     rows = store.query(read_query("incident_list"))
     lines = []
     for row in rows:

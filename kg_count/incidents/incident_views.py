@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from kg_count.graph.queries import read_query
 from kg_count.graph.store import GraphStore
-from kg_count.incidents.materialise import ensure_incidents
+from kg_count.incidents.materialise import incidents_for_reading
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def document_views(store: GraphStore) -> dict[str, DocumentView]:
 
 def incident_views(store: GraphStore, documents: dict[str, DocumentView]) -> tuple[dict[str, IncidentView], dict]:
     """Every incident of the store by id, and each document's incident id."""
-    ensure_incidents(store)
+    incidents_for_reading(store)
     members: dict[str, list[DocumentView]] = {}
     incident_of = {}
     for row in store.query(read_query("document_incidents")):

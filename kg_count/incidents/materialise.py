@@ -8,6 +8,7 @@ questions are asked, and a changed clustering setting never leaves stale inciden
 from __future__ import annotations
 
 import hashlib
+import logging
 from urllib.parse import unquote
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,6 +43,8 @@ from kg_count.settings import settings, stage_fingerprint
 
 if TYPE_CHECKING:
     from kg_count.graph.store import GraphStore
+
+logger = logging.getLogger(__name__)
 
 CLUSTERING_MODULES = (
     reports,
@@ -159,6 +162,17 @@ def ensure_incidents(store: GraphStore, force: bool = False, coreference_path: P
         graph.add((document_iri(doc_id), KGC.groupedVersion, Literal(version)))
     store.replace_graph(graph)
     return len(incidents), True
+
+
+def incidents_for_reading(store: GraphStore) -> None:
+    """What commands that only read a store do before reading incidents: group its reports when it has no incident
+    graph yet; otherwise leave the graph as the last update left it (an update cut short, or documents added
+    with ``--no-incidents``, leave the incidents before them in place), warning when documents came since."""
+    stored = stored_fingerprint(store)
+    if stored is None:
+        ensure_incidents(store)
+    elif stored != fingerprint(store):
+        logger.warning("the store's incidents predate some of its documents; `kg-count build` brings them up to date")
 
 
 def grouped_versions(store: GraphStore, built_with: str) -> dict[str, str] | None:
