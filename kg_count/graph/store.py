@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import pyoxigraph
 from oxrdflib import OxigraphStore
-from rdflib import Dataset, Graph, URIRef
+from rdflib import XSD, Dataset, Graph, Literal, URIRef
 
 from kg_count.settings import settings
 from kg_count.errors import InputError, StoreError
@@ -79,6 +79,28 @@ def _triples(triples: Iterable[tuple]) -> str:
     return "\n".join(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in triples)
 
 
+STRING = str(XSD.string)
+WHOLE_NUMBERS = {str(XSD.integer), str(XSD.nonNegativeInteger), str(XSD.int), str(XSD.long)}
+
+
+def _value(term):
+    return term.toPython() if isinstance(term, Literal) else str(term)
+
+
+def _oxigraph_value(term):
+    """A pyoxigraph term as ``_value`` gives the rdflib one."""
+    if term is None:
+        return None
+    if isinstance(term, pyoxigraph.Literal):
+        datatype = term.datatype.value
+        if datatype == STRING and term.language is None:
+            return term.value
+        if datatype in WHOLE_NUMBERS:
+            return int(term.value)
+        return Literal(term.value, lang=term.language, datatype=datatype).toPython()
+    return term.value
+
+
 class GraphStore:
     """A persistent store holding one named graph per document (see the module docstring for locations).
 
@@ -140,12 +162,13 @@ class GraphStore:
         self._update(f"DROP SILENT GRAPH {name} ;\nINSERT DATA {{ GRAPH {name} {{\n{_triples(graph)}\n}} }}")
         return len(graph)
 
-    def update_graph(self, name: URIRef, deleted: Iterable[tuple], inserted: Iterable[tuple]) -> None:
-        """Delete the triples ``deleted`` from the named graph ``name`` and add ``inserted``, in one SPARQL
-        update (one transaction, as ``replace_graph``)."""
+    def update_graph(self, name: URIRef, deleted: Iterable[str], inserted: Iterable[tuple]) -> None:
+        """Delete the statements ``deleted`` (N-Triples, as ``statements`` gives them) from the named graph ``name``
+        and add the triples ``inserted``, in one SPARQL update (one transaction, as ``replace_graph``)."""
         graph = name.n3()
+        removed = "\n".join(deleted)
         self._update(
-            f"DELETE DATA {{ GRAPH {graph} {{\n{_triples(deleted)}\n}} }} ;\n"
+            f"DELETE DATA {{ GRAPH {graph} {{\n{removed}\n}} }} ;\n"
             f"INSERT DATA {{ GRAPH {graph} {{\n{_triples(inserted)}\n}} }}"
         )
 
@@ -178,6 +201,26 @@ class GraphStore:
                 sparql = f"{sparql}\nVALUES ({' '.join('?' + n for n in names)}) {{ ({row}) }}"
             return self.endpoint.query(f"{SPARQL_PROLOGUE}\n{sparql}")
         return self.dataset.query(sparql, initBindings=bindings or {})
+
+    def values(self, sparql: str) -> Iterator[tuple]:
+        """The rows of a SELECT query over all graphs as plain Python values, in the query's variable order:
+        an IRI as its string, a literal as rdflib makes it (``int``, ``datetime.date``, ``str`` ...), unbound as
+        None. Much faster than ``query`` on an embedded store, for reading many rows."""
+        if self.remote:
+            for row in self.query(sparql):
+                yield tuple(None if term is None else _value(term) for term in row)
+            return
+        solutions = self._oxigraph.query(f"{SPARQL_PROLOGUE}\n{sparql}", use_default_graph_as_union=True)
+        names = [variable.value for variable in solutions.variables]
+        for solution in solutions:
+            yield tuple(_oxigraph_value(solution[name]) for name in names)
+
+    def statements(self, sparql: str) -> list[str]:
+        """The rows of a ``SELECT ?s ?p ?o`` query as N-Triples statements (for ``update_graph``'s deletions)."""
+        if self.remote:
+            return [f"{row.s.n3()} {row.p.n3()} {row.o.n3()} ." for row in self.query(sparql)]
+        solutions = self._oxigraph.query(f"{SPARQL_PROLOGUE}\n{sparql}", use_default_graph_as_union=True)
+        return [f"{solution['s']} {solution['p']} {solution['o']} ." for solution in solutions]
 
     def quads(self) -> set[tuple]:
         """Every (subject, predicate, object, graph name) the store holds: for comparing two stores.

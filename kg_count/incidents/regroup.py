@@ -62,25 +62,17 @@ def stored_incidents(store: GraphStore) -> dict[str, StoredIncident]:
         "kgc:component ?component ; sem:hasTime/time:inXSDDate ?date ; kgc:evidence ?family "
         'FILTER(STRSTARTS(?family, "family:")) OPTIONAL { ?i kgc:city ?city } } }'
     )
-    for row in store.query(facts):
-        found[str(row.id)] = StoredIncident(
-            str(row.id),
-            str(row.component),
-            [],
-            row.date.toPython(),
-            str(row.city) if row.city is not None else None,
-            str(row.family).removeprefix("family:"),
-            [],
-        )
+    for incident_id, component, date, city, family in store.values(facts):
+        found[incident_id] = StoredIncident(incident_id, component, [], date, city, family.removeprefix("family:"), [])
     documents = f"SELECT ?id ?doc WHERE {{ GRAPH {graph} {{ ?i kgc:incidentId ?id ; prov:wasDerivedFrom ?doc }} }}"
-    for row in store.query(documents):
-        found[str(row.id)].doc_ids.append(unquote(str(row.doc).removeprefix(str(DOC))))
+    for incident_id, doc in store.values(documents):
+        found[incident_id].doc_ids.append(unquote(doc.removeprefix(str(DOC))))
     twins = (
         f"SELECT ?id ?twin WHERE {{ GRAPH {graph} {{ ?i kgc:incidentId ?id ; kgc:evidence ?twin "
         'FILTER(STRSTARTS(?twin, "twin:")) } }'
     )
-    for row in store.query(twins):
-        found[str(row.id)].twins.append(str(row.twin))
+    for incident_id, twin in store.values(twins):
+        found[incident_id].twins.append(twin)
     for incident in found.values():
         incident.doc_ids.sort()
         incident.twins.sort()
@@ -173,8 +165,9 @@ def rescore(incident: StoredIncident, reports: list[Report], twin: list[str]):
     return again
 
 
-def incident_triples(store: GraphStore, incident_ids: Iterable[str]) -> list[tuple]:
-    """Every triple of the incident graph about the incidents ``incident_ids``, their times and their people."""
+def incident_triples(store: GraphStore, incident_ids: Iterable[str]) -> list[str]:
+    """Every triple of the incident graph about the incidents ``incident_ids``, their times and their people (as
+    N-Triples statements)."""
     nodes = " ".join(incident_iri(i).n3() for i in sorted(set(incident_ids)))
     if not nodes:
         return []
@@ -183,19 +176,19 @@ def incident_triples(store: GraphStore, incident_ids: Iterable[str]) -> list[tup
         "{ ?i ?p ?o BIND(?i AS ?s) } UNION { ?i sem:hasTime ?s . ?s ?p ?o } UNION { ?i sem:hasActor ?s . ?s ?p ?o } "
         "} }"
     )
-    return [(row.s, row.p, row.o) for row in store.query(query)]
+    return store.statements(query)
 
 
-def stored_triples(store: GraphStore, subjects_and_predicates: list[tuple[URIRef, URIRef]]) -> list[tuple]:
-    """The incident graph's triples with each of the (subject, predicate) pairs given."""
+def stored_triples(store: GraphStore, subjects_and_predicates: list[tuple[URIRef, URIRef]]) -> list[str]:
+    """The incident graph's triples with each of the (subject, predicate) pairs given, as N-Triples statements."""
     if not subjects_and_predicates:
         return []
     pairs = " ".join(f"({s.n3()} {p.n3()})" for s, p in subjects_and_predicates)
     query = f"SELECT ?s ?p ?o WHERE {{ VALUES (?s ?p) {{ {pairs} }} GRAPH {INCIDENT_GRAPH.n3()} {{ ?s ?p ?o }} }}"
-    return [(row.s, row.p, row.o) for row in store.query(query)]
+    return store.statements(query)
 
 
-def orphaned_coordinates(store: GraphStore, removed: set[str], remaining: list) -> list[tuple]:
+def orphaned_coordinates(store: GraphStore, removed: set[str], remaining: list) -> list[str]:
     """The coordinate triples of the cities only ``removed`` incidents were in (none of ``remaining``)."""
     if not removed:
         return []
@@ -203,5 +196,5 @@ def orphaned_coordinates(store: GraphStore, removed: set[str], remaining: list) 
     graph = INCIDENT_GRAPH.n3()
     query = f"SELECT DISTINCT ?city WHERE {{ GRAPH {graph} {{ VALUES ?i {{ {nodes} }} ?i kgc:city ?city }} }}"
     still = {incident.city_iri for incident in remaining}
-    cities = [row.city for row in store.query(query) if str(row.city) not in still]
+    cities = [URIRef(city) for (city,) in store.values(query) if city not in still]
     return stored_triples(store, [(city, predicate) for city in cities for predicate in (GEO.lat, GEO.long)])

@@ -80,38 +80,31 @@ class Report:
 def reports_from_store(store: GraphStore) -> list[Report]:
     """Read every document's reported events from a GraphStore; return one Report per document, by doc id."""
     reports: dict[str, Report] = {}
-    for row in store.query(read_query("reports")):
-        doc_id = str(row.docId)
+    for row in store.values(read_query("reports")):
+        doc_id, dct, title, lead, event_type, date, granularity, certainty, city, label, state, *counts = row
         report = reports.get(doc_id)
         if report is None:
             reports[doc_id] = Report(
                 doc_id=doc_id,
-                dct=row.dct.toPython(),
-                title=str(row.title),
-                types={_local(row.type)},
-                date=row.date.toPython(),
-                granularity=_local(row.granularity).removeprefix("unit").lower(),
-                certainty=str(row.certainty),
-                city_iri=str(row.city) if row.city is not None else None,
-                city=str(row.cityLabel) if row.cityLabel is not None else None,
-                state_iri=str(row.state) if row.state is not None else None,
-                killed=int(row.killed),
-                injured=int(row.injured),
-                fired=int(row.fired),
-                lead=str(row.lead) if row.lead is not None else "",
+                dct=dct,
+                title=title,
+                types={_local(event_type)},
+                date=date,
+                granularity=_local(granularity).removeprefix("unit").lower(),
+                certainty=certainty,
+                city_iri=city,
+                city=label,
+                state_iri=state,
+                killed=counts[0],
+                injured=counts[1],
+                fired=counts[2],
+                lead=lead if lead is not None else "",
             )
         else:
-            report.types.add(_local(row.type))
+            report.types.add(_local(event_type))
     people: dict[str, dict[str, ReportedPerson]] = defaultdict(dict)
-    for row in store.query(read_query("report_people")):
-        people[str(row.docId)][str(row.person)] = ReportedPerson(
-            str(row.fullName),
-            str(row.firstName),
-            str(row.lastName),
-            int(row.age) if row.age is not None else None,
-            _local(row.role),
-            _local(row.status),
-        )
+    for doc_id, person, full, first, last, age, role, status in store.values(read_query("report_people")):
+        people[doc_id][person] = ReportedPerson(full, first, last, age, _local(role), _local(status))
     for doc_id, found in people.items():
         if doc_id in reports:
             reports[doc_id].people = [found[key] for key in sorted(found)]
