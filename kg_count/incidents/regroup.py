@@ -19,6 +19,8 @@ grouping every document at once gives (``tests/test_incremental.py``).
 from __future__ import annotations
 
 import datetime as dt
+from bisect import bisect_right
+from itertools import accumulate
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Iterable
 from urllib.parse import unquote
@@ -27,6 +29,7 @@ from rdflib import Graph, Literal, URIRef
 
 from kg_count.graph.document_graph import document_iri
 from kg_count.graph.namespaces import DOC, GEO, KGC
+from kg_count.incidents.evidence import date_interval
 from kg_count.incidents.cluster import PairContext, ReportCluster, candidate_pairs, cluster_reports, text_rarities
 from kg_count.incidents.confidence import twin_features
 from kg_count.incidents.coreference_model import CoreferenceModel
@@ -35,6 +38,7 @@ from kg_count.incidents.pair_features import rarity_edges
 from kg_count.incidents.reconcile import reconcile
 from kg_count.incidents.reports import Report, reports_from_store
 from kg_count.incidents.word_rarity import content_words
+from kg_count.settings import settings
 
 if TYPE_CHECKING:
     from kg_count.graph.store import GraphStore
@@ -85,33 +89,56 @@ def touched_components(
     """The components (by id) that the ``added`` reports link to, or that hold a pair of reports whose features
     the new documents changed (through a shared word whose rarity they moved)."""
     rarity = text_rarities(reports)
-    context = PairContext.of(reports, rarity)
-    fresh = {i for i, r in enumerate(reports) if r.doc_id in added}
-    touched = set()
-    for (i, j), features in context.pairs(touching=fresh):
-        if coreference.probability(features) >= coreference.threshold:
-            touched.update(reports[k].doc_id for k in (i, j) if k not in fresh)
+    touched = seed_partners(reports, added, rarity, coreference)
     before = text_rarities([r for r in reports if r.doc_id not in added])
     title_edges, lead_edges = rarity_edges()
     moved_titles, moved_leads = rarity[0].moved(before[0], title_edges), rarity[1].moved(before[1], lead_edges)
-    holders = {
-        i
-        for i, r in enumerate(reports)
-        if i not in fresh and (content_words(r.title) & moved_titles or content_words(r.lead) & moved_leads)
-    }
-    earlier = replace(context, rarity=before[0], lead_rarity=before[1])
-    for i, j in set(candidate_pairs(reports, rarity[0])) | set(candidate_pairs(reports, before[0])):
-        if i not in holders or j not in holders:
-            continue
-        a, b = reports[i].doc_id, reports[j].doc_id
-        now = context.features(i, j)
+    holders = [
+        r
+        for r in reports
+        if r.doc_id not in added and (content_words(r.title) & moved_titles or content_words(r.lead) & moved_leads)
+    ]
+    now = PairContext.of(holders, rarity)
+    earlier = replace(now, rarity=before[0], lead_rarity=before[1])
+    for i, j in set(candidate_pairs(holders, rarity[0])) | set(candidate_pairs(holders, before[0])):
+        a, b = holders[i].doc_id, holders[j].doc_id
+        features = now.features(i, j)
         if component_of[a] == component_of[b]:
-            changed = now != earlier.features(i, j)
+            changed = features != earlier.features(i, j)
         else:  # a pair across components weighs in no merge unless it now links them
-            changed = now is not None and coreference.probability(now) >= coreference.threshold
+            changed = features is not None and coreference.probability(features) >= coreference.threshold
         if changed:
             touched.update((a, b))
     return {component_of[doc] for doc in touched if doc in component_of}
+
+
+def seed_partners(reports: list[Report], added: set[str], rarity, coreference: CoreferenceModel) -> set[str]:
+    """The earlier reports that an ``added`` one forms a pair with at or above the merge threshold. Only reports
+    whose dates lie near a new one's, or that share a last name with one, can be its candidates."""
+    fresh = [r for r in reports if r.doc_id in added]
+    slack = settings().clustering.date_slack_days
+    windows = sorted(date_interval(r) for r in fresh)
+    starts = [first for first, _ in windows]
+    latest_ends = list(accumulate((last for _, last in windows), max))
+    names = {p.last_name.lower() for r in fresh for p in r.named_participants}
+
+    def near(report: Report) -> bool:  # some new report's dates lie within the slack of this one's
+        first, last = date_interval(report)
+        at = bisect_right(starts, last + dt.timedelta(days=slack))
+        return at > 0 and (first - latest_ends[at - 1]).days <= slack
+
+    nearby = [
+        r
+        for r in reports
+        if r.doc_id in added or names & {p.last_name.lower() for p in r.named_participants} or near(r)
+    ]
+    context = PairContext.of(nearby, rarity)
+    new = {i for i, r in enumerate(nearby) if r.doc_id in added}
+    partners = set()
+    for (i, j), features in context.pairs(touching=new):
+        if coreference.probability(features) >= coreference.threshold:
+            partners.update(nearby[k].doc_id for k in (i, j) if k not in new)
+    return partners
 
 
 def regroup_added(
