@@ -219,6 +219,25 @@ def link_components(reports: Sequence[Report], scores: PairScores, threshold: fl
     return [smallest[root(i)] for i in range(len(reports))]
 
 
+def component_pair_scores(context: PairContext, model: CoreferenceModel) -> PairScores:
+    """The probabilities ``merge_groups`` reads, and no more: every pair at or above ``model``'s merge threshold,
+    and the other pairs of reports of one link component (merging never compares reports of two components).
+    Keeping only these holds memory to the incidents' size instead of the candidate pairs'."""
+    seeds = {}
+    for pair, features in context.pairs():
+        probability = model.probability(features)
+        if probability >= model.threshold:
+            seeds[pair] = probability
+    components = link_components(context.reports, PairScores({}, seeds), model.threshold)
+    found = dict(seeds)
+    for i, j in candidate_pairs(context.reports, context.rarity):
+        if components[i] == components[j] and (i, j) not in seeds:
+            features = context.features(i, j)
+            if features is not None:
+                found[(i, j)] = model.probability(features)
+    return PairScores({}, found)
+
+
 def cluster_reports(
     reports: Sequence[Report],
     model: CoreferenceModel | None = None,
@@ -235,7 +254,7 @@ def cluster_reports(
         scores = score_pairs(evidence, model)
     else:
         context = PairContext.of(reports, rarity)
-        scores = PairScores({}, {pair: model.probability(found) for pair, found in context.pairs()})
+        scores = component_pair_scores(context, model)
     components = link_components(reports, scores, model.threshold)
     clusters = []
     for group, links in merge_groups(reports, scores, model.threshold, model.group_threshold):
