@@ -38,15 +38,16 @@ def _count(value: int) -> Literal:
 SCORE_PREDICATES = (KGC.confidence, KGC.evidence)  # what add_scores writes
 
 
-def add_scores(graph: Graph, node: URIRef, incident: Incident) -> None:
-    """Add the incident's confidence and the evidence it rests on to ``graph``, about ``node``."""
+def add_scores(graph: Graph | set, node: URIRef, incident: Incident) -> None:
+    """Add the incident's confidence and the evidence it rests on to ``graph`` (a Graph, or a set of triples), about
+    ``node``."""
     graph.add((node, KGC.confidence, Literal(f"{incident.confidence:.4f}", datatype=XSD.decimal)))
     for feature in incident.evidence:
         graph.add((node, KGC.evidence, Literal(feature)))
 
 
-def add_incident(graph: Graph, incident: Incident) -> URIRef:
-    """Add one incident's triples to ``graph``; return its IRI."""
+def add_incident(graph: Graph | set, incident: Incident) -> URIRef:
+    """Add one incident's triples to ``graph`` (a Graph, or a set of triples); return its IRI."""
     node = incident_iri(incident.incident_id)
     graph.add((node, RDF.type, KGC.Incident))
     graph.add((node, RDF.type, SEM.Event))

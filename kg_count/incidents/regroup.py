@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Iterable
 from urllib.parse import unquote
 
-from rdflib import Graph, Literal, URIRef
+from rdflib import Literal, URIRef
 
 from kg_count.graph.document_graph import document_iri
 from kg_count.graph.namespaces import DOC, GEO, KGC
@@ -172,7 +172,7 @@ def regroup_added(
     deleted += stored_triples(store, [(incident_iri(i.incident_id), p) for i in rescored for p in SCORE_PREDICATES])
     deleted += stored_triples(store, [(INCIDENT_GRAPH, KGC.builtFrom)])
     deleted += orphaned_coordinates(store, removed, [*fresh, *kept])
-    inserted = Graph()
+    inserted: set[tuple] = set()  # add_incident only adds triples: a set does, without a Graph's upkeep
     for incident in fresh:
         add_incident(inserted, incident)
     for incident in rescored:
