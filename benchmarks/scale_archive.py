@@ -39,7 +39,7 @@ from pathlib import Path
 import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from scale_build import BIN, folder_mb, run_measured  # noqa: E402
+from scale_build import BIN, append_result, folder_mb, read_results, run_measured  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SCALE_DATA = ROOT.parent / "shared" / "data" / "gva-scale"
@@ -118,9 +118,7 @@ def archive_questions(records: list[dict], count: int, seed: int = 1) -> dict:
 
 def incidents_of_store(store: Path) -> dict[str, str]:
     """doc id -> incident id of the store's incident graph."""
-    from urllib.parse import unquote
-
-    from kg_count.graph.namespaces import DOC
+    from kg_count.graph.document_graph import document_id
     from kg_count.graph.store import GraphStore
     from kg_count.incidents.incident_graph import INCIDENT_GRAPH
 
@@ -129,7 +127,7 @@ def incidents_of_store(store: Path) -> dict[str, str]:
         "prov:wasDerivedFrom ?doc } }"
     )
     with GraphStore(store, create=False) as graph:
-        return {unquote(str(row.doc).removeprefix(str(DOC))): str(row.id) for row in graph.query(query)}
+        return {document_id(row.doc): str(row.id) for row in graph.query(query)}
 
 
 def bcubed(gold: dict[str, str], system: dict[str, str]) -> dict:
@@ -266,7 +264,7 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     results_path = args.out / "results.jsonl"
-    results = [json.loads(line) for line in results_path.read_text().splitlines()] if results_path.is_file() else []
+    results = read_results(results_path)
     if not args.report_only:
         done = {(r["kind"], r["documents"]) for r in results}
         scratch = Path(tempfile.mkdtemp(prefix="kg_count_archive_", dir=args.out))
@@ -283,10 +281,7 @@ def main() -> None:
                     if run == "spacy"
                     else measure_build(size, run, folder, questions, scratch)
                 )
-                print(json.dumps(result), flush=True)
-                results.append(result)
-                with open(results_path, "a") as handle:
-                    handle.write(json.dumps(result) + "\n")
+                append_result(results_path, results, result)
         shutil.rmtree(scratch, ignore_errors=True)
     report(results, args.out)
 

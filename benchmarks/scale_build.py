@@ -106,6 +106,20 @@ def run_measured(command: list[str], env: dict | None = None) -> tuple[float, fl
     return time.perf_counter() - started, peak / 2**20, out
 
 
+def read_results(path: Path) -> list[dict]:
+    """The runs a benchmark has already measured (its JSON-lines results file; none when it is missing)."""
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.is_file() else []
+
+
+def append_result(path: Path, results: list[dict], result: dict) -> None:
+    """Print one measured run, add it to ``results`` and append it to the results file at ``path`` at once, so an
+    interrupted benchmark keeps it."""
+    print(json.dumps(result), flush=True)
+    results.append(result)
+    with open(path, "a") as handle:
+        handle.write(json.dumps(result) + "\n")
+
+
 def folder_mb(path: Path) -> float:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 1e6
 
@@ -278,7 +292,7 @@ def main() -> None:
         return
     args.out.mkdir(parents=True, exist_ok=True)
     results_path = args.out / "results.jsonl"
-    results = [json.loads(line) for line in results_path.read_text().splitlines()] if results_path.is_file() else []
+    results = read_results(results_path)
     if not args.report_only:
         done = {(r["kind"], r["documents"], r["workers"]) for r in results}
         scratch = Path(tempfile.mkdtemp(prefix="kg_count_bench_"))
@@ -296,10 +310,7 @@ def main() -> None:
                 if (kind, size, workers) in done:
                     continue
                 result = measure(kind, size, workers, docs, scratch)
-                print(json.dumps(result), flush=True)
-                results.append(result)
-                with open(results_path, "a") as handle:
-                    handle.write(json.dumps(result) + "\n")
+                append_result(results_path, results, result)
         shutil.rmtree(scratch, ignore_errors=True)
     report(results, args.out)
 

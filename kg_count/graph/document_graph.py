@@ -11,7 +11,7 @@ import hashlib
 import sys
 from decimal import Decimal
 from functools import lru_cache
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
 
@@ -41,6 +41,11 @@ def content_hash(document_key: str) -> str:
 def document_iri(doc_id: str) -> URIRef:
     """The IRI of a document, which is also the name of its graph."""
     return DOC[quote(doc_id, safe="")]
+
+
+def document_id(iri: str) -> str:
+    """The document id of a document's IRI (``document_iri`` read back)."""
+    return unquote(str(iri).removeprefix(str(DOC)))
 
 
 def _mention(graph: Graph, doc: URIRef, mention: MentionRecord, kind: URIRef) -> URIRef:

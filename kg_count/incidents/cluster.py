@@ -159,6 +159,14 @@ def score_pairs(scores: PairScores, model: CoreferenceModel) -> PairScores:
     return PairScores(scores.features, {pair: model.probability(f) for pair, f in scores.features.items()})
 
 
+def _root(parent: list[int], i: int) -> int:
+    """The root of ``i`` in the union-find forest ``parent`` (halving the path on the way)."""
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
 def merge_groups(
     reports: Sequence[Report], scores: PairScores, threshold: float, group_threshold: float
 ) -> list[tuple[list[int], list[tuple[int, int]]]]:
@@ -167,12 +175,6 @@ def merge_groups(
     parent = list(range(len(reports)))
     members = {i: [i] for i in range(len(reports))}
     links: dict[int, list[tuple[int, int]]] = {i: [] for i in range(len(reports))}
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
 
     def mean_link(x: int, y: int) -> float:
         total = 0.0
@@ -186,7 +188,7 @@ def merge_groups(
 
     ranked = sorted(((p, pair) for pair, p in probability.items() if p >= threshold), reverse=True)
     for _, (i, j) in ranked:
-        x, y = root(i), root(j)
+        x, y = _root(parent, i), _root(parent, j)
         if x == y or mean_link(x, y) < group_threshold:
             continue
         parent[y] = x
@@ -200,29 +202,23 @@ def link_components(reports: Sequence[Report], scores: PairScores, threshold: fl
     """For each report, the smallest document id of the reports linked to it through pairs with a probability
     of at least ``threshold``."""
     parent = list(range(len(reports)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
     for (i, j), p in scores.probability.items():
         if p >= threshold:
-            x, y = root(i), root(j)
+            x, y = _root(parent, i), _root(parent, j)
             if x != y:
                 parent[max(x, y)] = min(x, y)
     smallest: dict[int, str] = {}
     for i, report in enumerate(reports):
-        r = root(i)
+        r = _root(parent, i)
         smallest[r] = min(smallest.get(r, report.doc_id), report.doc_id)
-    return [smallest[root(i)] for i in range(len(reports))]
+    return [smallest[_root(parent, i)] for i in range(len(reports))]
 
 
-def component_pair_scores(context: PairContext, model: CoreferenceModel) -> PairScores:
+def component_pair_scores(context: PairContext, model: CoreferenceModel) -> tuple[PairScores, list[str]]:
     """The probabilities ``merge_groups`` reads, and no more: every pair at or above ``model``'s merge threshold,
     and the other pairs of reports of one link component (merging never compares reports of two components).
-    Keeping only these holds memory to the incidents' size instead of the candidate pairs'."""
+    Keeping only these holds memory to the incidents' size instead of the candidate pairs'. Returns them and
+    each report's component (``link_components``)."""
     seeds = {}
     for pair, features in context.pairs():
         probability = model.probability(features)
@@ -235,7 +231,7 @@ def component_pair_scores(context: PairContext, model: CoreferenceModel) -> Pair
             features = context.features(i, j)
             if features is not None:
                 found[(i, j)] = model.probability(features)
-    return PairScores({}, found)
+    return PairScores({}, found), components
 
 
 def cluster_reports(
@@ -252,10 +248,10 @@ def cluster_reports(
     context = None
     if evidence is not None:
         scores = score_pairs(evidence, model)
+        components = link_components(reports, scores, model.threshold)
     else:
         context = PairContext.of(reports, rarity)
-        scores = component_pair_scores(context, model)
-    components = link_components(reports, scores, model.threshold)
+        scores, components = component_pair_scores(context, model)
     clusters = []
     for group, links in merge_groups(reports, scores, model.threshold, model.group_threshold):
         merges = [

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from urllib.parse import unquote
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,8 +16,8 @@ from rdflib import Literal
 
 from kg_count.incidents import incident_graph as incident_graph_module
 from kg_count.incidents.incident_graph import INCIDENT_GRAPH, incident_graph
-from kg_count.graph.document_graph import document_iri
-from kg_count.graph.namespaces import DOC, KGC
+from kg_count.graph.document_graph import document_id, document_iri
+from kg_count.graph.namespaces import KGC
 from kg_count import geography
 from kg_count.incidents import (
     cluster,
@@ -88,10 +87,13 @@ def fingerprint(store: GraphStore, coreference_path: Path | None = None) -> str:
     return documents_fingerprint(models_fingerprint(coreference_path), store.document_versions())
 
 
-def reconciled_incidents(reports, coreference: CoreferenceModel | None = None) -> tuple[list[Incident], list]:
-    """Cluster reports (with ``coreference``, default the shipped coreference model) and reconcile each cluster;
-    incident ids are the smallest document id of each. Returns the incidents and their clusters."""
-    clusters = cluster_reports(reports, coreference)
+def reconciled_incidents(
+    reports, coreference: CoreferenceModel | None = None, rarity=None
+) -> tuple[list[Incident], list]:
+    """Cluster reports (with ``coreference``, default the shipped coreference model; ``rarity`` as
+    ``cluster_reports`` reads it) and reconcile each cluster; incident ids are the smallest document id of
+    each. Returns the incidents and their clusters."""
+    clusters = cluster_reports(reports, coreference, rarity=rarity)
     return [reconcile(group, min(r.doc_id for r in group.reports)) for group in clusters], clusters
 
 
@@ -182,4 +184,4 @@ def grouped_versions(store: GraphStore, built_with: str) -> dict[str, str] | Non
     if not store.query(f"ASK {{ GRAPH {name} {{ {name} <{KGC.builtWith}> {Literal(built_with).n3()} }} }}").askAnswer:
         return None
     query = f"SELECT ?doc ?version WHERE {{ GRAPH {name} {{ ?doc <{KGC.groupedVersion}> ?version }} }}"
-    return {unquote(str(row.doc).removeprefix(str(DOC))): str(row.version) for row in store.query(query)}
+    return {document_id(row.doc): str(row.version) for row in store.query(query)}

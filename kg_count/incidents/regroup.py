@@ -23,21 +23,20 @@ from bisect import bisect_right
 from itertools import accumulate
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Iterable
-from urllib.parse import unquote
 
 from rdflib import Literal, URIRef
 
-from kg_count.graph.document_graph import document_iri
-from kg_count.graph.namespaces import DOC, GEO, KGC
+from kg_count.graph.document_graph import document_id, document_iri
+from kg_count.graph.namespaces import GEO, KGC
 from kg_count.incidents.evidence import date_interval
-from kg_count.incidents.cluster import PairContext, ReportCluster, candidate_pairs, cluster_reports, text_rarities
+from kg_count.incidents.cluster import PairContext, ReportCluster, candidate_pairs, text_rarities
 from kg_count.incidents.confidence import twin_features
 from kg_count.incidents.coreference_model import CoreferenceModel
 from kg_count.incidents.incident_graph import INCIDENT_GRAPH, SCORE_PREDICATES, add_incident, add_scores, incident_iri
 from kg_count.incidents.pair_features import rarity_edges
 from kg_count.incidents.reconcile import reconcile
 from kg_count.incidents.reports import Report, reports_from_store
-from kg_count.incidents.word_rarity import content_words
+from kg_count.incidents.word_rarity import WordRarity, content_words
 from kg_count.settings import settings
 
 if TYPE_CHECKING:
@@ -70,7 +69,7 @@ def stored_incidents(store: GraphStore) -> dict[str, StoredIncident]:
         found[incident_id] = StoredIncident(incident_id, component, [], date, city, family.removeprefix("family:"), [])
     documents = f"SELECT ?id ?doc WHERE {{ GRAPH {graph} {{ ?i kgc:incidentId ?id ; prov:wasDerivedFrom ?doc }} }}"
     for incident_id, doc in store.values(documents):
-        found[incident_id].doc_ids.append(unquote(doc.removeprefix(str(DOC))))
+        found[incident_id].doc_ids.append(document_id(doc))
     twins = (
         f"SELECT ?id ?twin WHERE {{ GRAPH {graph} {{ ?i kgc:incidentId ?id ; kgc:evidence ?twin "
         'FILTER(STRSTARTS(?twin, "twin:")) } }'
@@ -84,11 +83,14 @@ def stored_incidents(store: GraphStore) -> dict[str, StoredIncident]:
 
 
 def touched_components(
-    reports: list[Report], added: set[str], component_of: dict[str, str], coreference: CoreferenceModel
+    reports: list[Report],
+    added: set[str],
+    component_of: dict[str, str],
+    rarity: tuple[WordRarity, WordRarity],
+    coreference: CoreferenceModel,
 ) -> set[str]:
     """The components (by id) that the ``added`` reports link to, or that hold a pair of reports whose features
-    the new documents changed (through a shared word whose rarity they moved)."""
-    rarity = text_rarities(reports)
+    the new documents changed (through a shared word whose rarity, ``rarity`` now, they moved)."""
     touched = seed_partners(reports, added, rarity, coreference)
     before = text_rarities([r for r in reports if r.doc_id not in added])
     title_edges, lead_edges = rarity_edges()
@@ -147,18 +149,18 @@ def regroup_added(
     """Group the ``added`` documents' reports into the store's incident graph with ``coreference``, regrouping
     only what they touch (see the module docstring); record their content hashes (``versions``) and ``stamp``
     as the graph's fingerprint."""
-    from kg_count.incidents.materialise import scored
+    from kg_count.incidents.materialise import reconciled_incidents, scored
 
     reports = reports_from_store(store)
     by_id = {r.doc_id: r for r in reports}
     old = stored_incidents(store)
     component_of = {doc: incident.component for incident in old.values() for doc in incident.doc_ids}
-    components = touched_components(reports, added, component_of, coreference)
+    rarity = text_rarities(reports)
+    components = touched_components(reports, added, component_of, rarity, coreference)
     regrouped = sorted(
         (added & by_id.keys()) | {doc for doc, component in component_of.items() if component in components}
     )
-    clusters = cluster_reports([by_id[doc] for doc in regrouped], coreference, rarity=text_rarities(reports))
-    fresh = [reconcile(group, min(r.doc_id for r in group.reports)) for group in clusters]
+    fresh, clusters = reconciled_incidents([by_id[doc] for doc in regrouped], coreference, rarity)
     removed = {incident.incident_id for incident in old.values() if incident.component in components}
     kept = [incident for incident in old.values() if incident.incident_id not in removed]
     twins = twin_features([*fresh, *kept], [g.reports[0].family for g in clusters] + [i.family for i in kept])
@@ -187,8 +189,9 @@ def rescore(incident: StoredIncident, reports: list[Report], twin: list[str]):
     """The reconciled incident of ``incident``'s reports (unchanged) with its evidence and confidence for ``twin``."""
     from kg_count.incidents.materialise import scored
 
-    again = reconcile(ReportCluster(reports, [], incident.component), incident.incident_id)
-    scored([again], [ReportCluster(reports)], [twin])
+    cluster = ReportCluster(reports, [], incident.component)
+    again = reconcile(cluster, incident.incident_id)
+    scored([again], [cluster], [twin])
     return again
 
 

@@ -44,17 +44,20 @@ class WordRarity:
         """False when no text held a content word (then two texts share none)."""
         return bool(self.frequency)
 
-    def of(self, word: str) -> float:
-        """The rarity of ``word``: log([clustering] rarity_scale / (frequency + 1))."""
-        return math.log(settings().clustering.rarity_scale / (self.frequency.get(word, 0) + 1))
+    def of(self, word: str, scale: float | None = None) -> float:
+        """The rarity of ``word``: log(``scale`` / (frequency + 1)), ``scale`` by default the [clustering]
+        ``rarity_scale``."""
+        if scale is None:
+            scale = settings().clustering.rarity_scale
+        return math.log(scale / (self.frequency.get(word, 0) + 1))
 
     def shared(self, a: str, b: str) -> list[float]:
-        """The rarity of each content word texts ``a`` and ``b`` share."""
+        """The rarity of each content word texts ``a`` and ``b`` share (the settings read once for them all)."""
         words = content_words(a) & content_words(b)
         if not words:
             return []
         scale = settings().clustering.rarity_scale
-        return [math.log(scale / (self.frequency.get(w, 0) + 1)) for w in words]
+        return [self.of(w, scale) for w in words]
 
     def moved(self, other: "WordRarity", edges: Sequence[float]) -> set[str]:
         """The words whose rarity lies between other ``edges`` here than in ``other`` (sorted edges: the
