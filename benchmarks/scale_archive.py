@@ -91,12 +91,15 @@ def _time(record: dict, granularity: str) -> dict:
 
 
 def archive_questions(records: list[dict], count: int, seed: int = 1) -> dict:
-    """``count`` questions in the task's format (ids ``2-N`` and ``3-N``) drawn from ``records``: an event type
+    """``count`` questions in the task's format (ids ``2-N`` and ``3-N``) drawn from ``records`` (records with
+    no victims or no place are drawn again): an event type
     the record has (killing, injuring) with its city or state and its day, month or year, or, one time in
     four, with a participant's first, last or full name and the year."""
     chosen = random.Random(seed)
     questions: dict[str, dict] = {}
-    for n in range(count):
+    for n in range(100 * count):
+        if len(questions) == count:
+            break
         record = chosen.choice(records)
         types = [t for t, key in (("killing", "n_killed"), ("injuring", "n_injured")) if record[key]]
         place = _place(record)
@@ -270,7 +273,7 @@ def main() -> None:
         scratch = Path(tempfile.mkdtemp(prefix="kg_count_archive_", dir=args.out))
         for size in (int(s) for s in args.sizes.split(",")):
             folder = render(size, args.out)
-            questions = folder / "questions.json"
+            questions = folder / f"questions-{args.questions}.json"
             if not questions.is_file():
                 records = archive_records(set(gold_incidents(folder).values()))
                 questions.write_text(json.dumps(archive_questions(records, args.questions), indent=1))

@@ -16,10 +16,12 @@ import inspect
 import json
 import os
 import tomllib
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from importlib.resources import files
 from types import ModuleType
+from typing import Iterator
 
 from kg_count.errors import SetupError
 
@@ -225,9 +227,25 @@ def _load_stamped(override: str, stamp: tuple[int, int]) -> Settings:
     return load_settings.__wrapped__(override)
 
 
+_held: list[Settings] = []  # the settings ``held_settings`` fixed, innermost last
+
+
+@contextmanager
+def held_settings() -> Iterator[Settings]:
+    """Fix the settings in force for the block: ``settings()`` inside it returns them without looking at the
+    environment or the file again (a grouping asks for them millions of times). Yields them."""
+    _held.append(settings())
+    try:
+        yield _held[-1]
+    finally:
+        _held.pop()
+
+
 def settings() -> Settings:
-    """The settings in force: the defaults, overridden by ``$KG_COUNT_SETTINGS`` when it names a file
-    (read again when the file changes)."""
+    """The settings in force: those ``held_settings`` holds, else the defaults, overridden by
+    ``$KG_COUNT_SETTINGS`` when it names a file (read again when the file changes)."""
+    if _held:
+        return _held[-1]
     override = os.environ.get(SETTINGS_ENV)
     if not override:
         return load_settings()

@@ -320,3 +320,50 @@ def test_a_tie_between_two_reports_states_goes_to_the_state_their_texts_name():
     tennessee.lead = "SMYRNA , Tenn. -- A 2-year-old in Smyrna is in hospital after accidentally shooting herself ."
     incident = reconcile(ReportCluster([georgia, tennessee]), "a")
     assert incident.state_iri == DBR + "Tennessee" and incident.city_iri == DBR + "Smyrna,_Tennessee"
+
+
+def test_candidate_pairs_are_every_pair_the_blocking_rules_allow():
+    """The swept, blocked pairs equal the pairs found by testing every pair against the rules' definition."""
+    import random
+    from itertools import combinations
+
+    from kg_count.incidents.cluster import candidate_pair_array
+    from kg_count.incidents.evidence import days_between
+    from kg_count.incidents.word_rarity import content_words
+    from kg_count.settings import settings
+
+    chosen = random.Random(7)
+    states = [TENNESSEE, OHIO, None]
+    names = ["Ann Smith", "Bo Jones", "Cy Smith", "Di Park"]
+    words = ["Riverside", "Oakland", "downtown", "tavern"]
+    reports = [
+        report(
+            f"d{n}",
+            date=(dt.date(2016, 3, 1) + dt.timedelta(days=chosen.randrange(40))).isoformat(),
+            granularity=chosen.choice(["day", "day", "month"]),
+            city=None,
+            state=chosen.choice(states),
+            people=[person(chosen.choice(names))] if chosen.random() < 0.3 else [],
+            types=chosen.choice([("killing",), ("fire_burning",)]),
+            title=f"Shooting near {chosen.choice(words)}",
+        )
+        for n in range(120)
+    ]
+    rarity = WordRarity.of_texts(r.title for r in reports)
+    clustering = settings().clustering
+
+    def allowed(a, b):
+        if a.family != b.family:
+            return False
+        last_names = {p.last_name.lower() for p in a.named_participants}
+        if last_names & {p.last_name.lower() for p in b.named_participants}:
+            return True
+        if days_between(a, b) > clustering.date_slack_days:
+            return False
+        if a.state_iri is None or b.state_iri is None or a.state_iri == b.state_iri:
+            return True
+        shared = set(content_words(a.title)) & set(content_words(b.title))
+        return any(rarity.of(w) >= clustering.state_bridge_rarity for w in shared)
+
+    expected = [(i, j) for i, j in combinations(range(len(reports)), 2) if allowed(reports[i], reports[j])]
+    assert expected and [tuple(row) for row in candidate_pair_array(reports, rarity).tolist()] == expected

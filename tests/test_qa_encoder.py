@@ -82,3 +82,14 @@ def test_graph_edges_carry_encoder_scored_confidences(style, relation):
         assert rows[event.start] == pytest.approx(expected, abs=1e-3)
     else:
         assert event.start not in rows
+
+
+def test_sentence_vectors_of_a_batch_are_those_of_each_text_alone():
+    """Padding a short text to a long one's length in one forward pass changes nothing of its vector."""
+    encoder = load_encoder()
+    texts = ["Shot", "Two men were wounded in a shooting on the east side late on Friday night, police said.", "Fire"]
+    together = encoder.sentence_vectors(texts)
+    alone = np.stack([encoder.sentence_vectors([text])[0] for text in texts])
+    assert together.shape == (3, 384)
+    assert np.allclose(together, alone, atol=1e-5)
+    assert np.allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-5)

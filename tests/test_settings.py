@@ -9,7 +9,7 @@ from kg_count.errors import SetupError
 from kg_count.incidents.evidence import compare
 from kg_count.incidents.materialise import settings_fingerprint
 from kg_count.nlp.version import pipeline_version
-from kg_count.settings import SETTINGS_ENV, Settings, load_settings, settings
+from kg_count.settings import SETTINGS_ENV, Settings, held_settings, load_settings, settings
 from tests.test_incidents import report
 
 
@@ -37,6 +37,14 @@ def test_an_override_changes_only_the_keys_it_names(monkeypatch, tmp_path):
     assert settings().clustering.merge_threshold == 100.0
     assert settings().clustering.same_city == load_settings().clustering.same_city
     assert not compare(report("a"), report("b")).should_merge
+
+
+def test_held_settings_stay_in_force_for_their_block_only(monkeypatch, tmp_path):
+    use(monkeypatch, tmp_path, "[clustering]\nmerge_threshold = 100\n")
+    with held_settings() as held:
+        use(monkeypatch, tmp_path, "[clustering]\nmerge_threshold = 7\n")
+        assert settings() is held and settings().clustering.merge_threshold == 100.0
+    assert settings().clustering.merge_threshold == 7.0
 
 
 def test_a_changed_setting_changes_only_the_fingerprint_of_its_stage(monkeypatch, tmp_path):

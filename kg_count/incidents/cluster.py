@@ -11,7 +11,7 @@ across them reaches the model's group threshold, so clusters stay consistent as 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
+from functools import cached_property
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -22,7 +22,7 @@ from kg_count.incidents.pair_features import Similarity, hard_conflict, pair_fea
 from kg_count.incidents.word_rarity import WordRarity, content_words
 from kg_count.incidents.reports import Report
 from kg_count.incidents.title_vectors import sentence_vectors
-from kg_count.settings import settings
+from kg_count.settings import held_settings, settings
 
 
 @dataclass
@@ -54,19 +54,32 @@ class PairScores:
     probability: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
-def _close_in_time(members: Sequence[int], intervals: dict[int, tuple], slack: int) -> Iterator[tuple[int, int]]:
-    """Index pairs of ``members`` whose date ``intervals`` lie within ``slack`` days (a sweep over sorted intervals)."""
-    ordered = sorted((intervals[i], i) for i in members)
-    for n, ((_, last), i) in enumerate(ordered):
-        for (other_first, _), j in ordered[n + 1 :]:
-            if (other_first - last).days > slack:
-                break
-            yield (min(i, j), max(i, j))
+def _close_in_time(members: Sequence[int], intervals: dict[int, tuple], slack: int) -> np.ndarray:
+    """Index pairs (rows ``i < j``) of ``members`` whose date ``intervals`` lie within ``slack`` days: a sweep
+    over the intervals sorted by first day, each reaching the later ones that start at most ``slack`` days
+    after it ends."""
+    ordered = sorted(members, key=lambda i: intervals[i])
+    index = np.array(ordered, dtype=np.int64)
+    first = np.array([intervals[i][0].toordinal() for i in ordered], dtype=np.int64)
+    last = np.array([intervals[i][1].toordinal() for i in ordered], dtype=np.int64)
+    reach = np.searchsorted(first, last + slack, side="right") - np.arange(len(ordered)) - 1
+    earlier = np.repeat(np.arange(len(ordered)), reach)
+    later = np.arange(int(reach.sum())) - np.repeat(np.cumsum(reach) - reach, reach) + earlier + 1
+    a, b = index[earlier], index[later]
+    return np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
 
 
-def candidate_pairs(reports: Sequence[Report], rarity: WordRarity | None = None) -> list[tuple[int, int]]:
+def _all_pairs(members: Sequence[int]) -> np.ndarray:
+    """Every index pair (rows ``i < j``) of ``members``."""
+    index = np.array(sorted(members), dtype=np.int64)
+    earlier, later = np.triu_indices(len(index), 1)
+    return np.stack([index[earlier], index[later]], axis=1)
+
+
+def candidate_pair_array(reports: Sequence[Report], rarity: WordRarity | None = None) -> np.ndarray:
     """Index pairs of reports of one kind whose date intervals lie within the [clustering] ``date_slack_days``,
-    or that name someone with the same last name, whatever their dates.
+    or that name someone with the same last name, whatever their dates: an (n, 2) array of rows ``i < j``,
+    sorted.
 
     Pairs in two named states are formed only when their titles share a word at least [clustering]
     ``state_bridge_rarity`` rare by ``rarity`` (``hard_conflict`` refuses the others), so the work grows
@@ -84,17 +97,31 @@ def candidate_pairs(reports: Sequence[Report], rarity: WordRarity | None = None)
         for word in content_words(report.title) if rarity else ():
             if rarity.of(word) >= chosen.state_bridge_rarity:
                 by_rare_word.setdefault((report.family, word), []).append(i)
-    pairs = {(i, j) for members in by_name.values() for i, j in combinations(sorted(members), 2)}
+    blocks = [np.zeros((0, 2), dtype=np.int64)]
+    blocks += [_all_pairs(members) for members in by_name.values()]
+    stateless_reports = np.zeros(len(reports), dtype=bool)
     for states in by_state.values():
         stateless = states.get(None, [])
+        stateless_reports[stateless] = True
+        blocks.append(_close_in_time(stateless, intervals, chosen.date_slack_days))
         for state, members in states.items():
             if state is not None:
-                pairs.update(_close_in_time(members + stateless, intervals, chosen.date_slack_days))
-        if list(states) == [None]:
-            pairs.update(_close_in_time(stateless, intervals, chosen.date_slack_days))
-    for members in by_rare_word.values():
-        pairs.update(_close_in_time(members, intervals, chosen.date_slack_days))
-    return sorted(pairs)
+                pairs = _close_in_time(members + stateless, intervals, chosen.date_slack_days)
+                blocks.append(pairs[~(stateless_reports[pairs[:, 0]] & stateless_reports[pairs[:, 1]])])
+    blocks += [_close_in_time(members, intervals, chosen.date_slack_days) for members in by_rare_word.values()]
+    codes = np.unique(np.concatenate([block[:, 0] * len(reports) + block[:, 1] for block in blocks]))
+    return np.stack([codes // max(len(reports), 1), codes % max(len(reports), 1)], axis=1)
+
+
+def pair_rows(pairs: np.ndarray, chunk: int = 1 << 16) -> Iterator[tuple[int, int]]:
+    """The rows of an (n, 2) pair array as tuples of ints, converted a chunk at a time."""
+    for start in range(0, len(pairs), chunk):
+        yield from map(tuple, pairs[start : start + chunk].tolist())
+
+
+def candidate_pairs(reports: Sequence[Report], rarity: WordRarity | None = None) -> Iterator[tuple[int, int]]:
+    """The rows of ``candidate_pair_array`` as (i, j) tuples, in order."""
+    return pair_rows(candidate_pair_array(reports, rarity))
 
 
 def text_rarities(reports: Sequence[Report]) -> tuple[WordRarity, WordRarity]:
@@ -137,10 +164,15 @@ class PairContext:
             return None
         return pair_features(a, b, similarity)
 
+    @cached_property
+    def candidates(self) -> np.ndarray:
+        """The reports' candidate pairs (``candidate_pair_array``), formed once."""
+        return candidate_pair_array(self.reports, self.rarity)
+
     def pairs(self, touching: set[int] | None = None) -> Iterator[tuple[tuple[int, int], list[str]]]:
         """Every candidate pair without a hard conflict (one of whose reports is in ``touching``, when given),
         with its features."""
-        for i, j in candidate_pairs(self.reports, self.rarity):
+        for i, j in pair_rows(self.candidates):
             if touching is not None and i not in touching and j not in touching:
                 continue
             found = self.features(i, j)
@@ -226,7 +258,7 @@ def component_pair_scores(context: PairContext, model: CoreferenceModel) -> tupl
             seeds[pair] = probability
     components = link_components(context.reports, PairScores({}, seeds), model.threshold)
     found = dict(seeds)
-    for i, j in candidate_pairs(context.reports, context.rarity):
+    for i, j in pair_rows(context.candidates):
         if components[i] == components[j] and (i, j) not in seeds:
             features = context.features(i, j)
             if features is not None:
@@ -246,12 +278,13 @@ def cluster_reports(
     ``rarity``: how rare title and lead words are in the whole store, when ``reports`` are part of it."""
     model = model or shipped_coreference_model()
     context = None
-    if evidence is not None:
-        scores = score_pairs(evidence, model)
-        components = link_components(reports, scores, model.threshold)
-    else:
-        context = PairContext.of(reports, rarity)
-        scores, components = component_pair_scores(context, model)
+    with held_settings():
+        if evidence is not None:
+            scores = score_pairs(evidence, model)
+            components = link_components(reports, scores, model.threshold)
+        else:
+            context = PairContext.of(reports, rarity)
+            scores, components = component_pair_scores(context, model)
     clusters = []
     for group, links in merge_groups(reports, scores, model.threshold, model.group_threshold):
         merges = [

@@ -38,7 +38,7 @@ from kg_count.incidents.reconcile import Incident, reconcile
 from kg_count.incidents.reports import reports_from_store
 from kg_count.learning.model_files import file_sha256
 from kg_count.progress import status
-from kg_count.settings import settings, stage_fingerprint
+from kg_count.settings import held_settings, settings, stage_fingerprint
 
 if TYPE_CHECKING:
     from kg_count.graph.store import GraphStore
@@ -141,7 +141,11 @@ def ensure_incidents(store: GraphStore, force: bool = False, coreference_path: P
     the file when it cannot be read). When documents were only added since the graph was built with the same
     code, settings and models, only the incidents they can touch are regrouped (``regroup.regroup_added``),
     which gives the incidents grouping everything again gives; otherwise everything is grouped again."""
-    path = Path(coreference_path or COREFERENCE_MODEL_PATH)
+    with held_settings():
+        return _ensure_incidents(store, force, Path(coreference_path or COREFERENCE_MODEL_PATH))
+
+
+def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, bool]:
     built_with = models_fingerprint(path)
     versions = store.document_versions()
     stamp = documents_fingerprint(built_with, versions)

@@ -3,6 +3,7 @@
 Document coreference compares two reports' titles by the cosine of their sentence vectors. A
 title is encoded once per machine: vectors are kept (float16) in a SQLite file keyed by the
 SHA-256 of the encoder's name and the text, so rebuilding a store's incidents encodes nothing new.
+Titles not cached are encoded in batches (``Encoder.sentence_vectors``).
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ import numpy as np
 
 from kg_count.io.sqlite_cache import SqliteCache
 from kg_count.learning.encoder import PACKAGE, load_encoder
+from kg_count.progress import progress_bar
 
 CACHE_ENV = "KG_COUNT_VECTOR_CACHE"
+ENCODE_CHUNK = 1024  # titles encoded (in batches) between writes to the cache
 
 
 def default_vector_cache_path() -> Path:
@@ -43,10 +46,14 @@ def sentence_vectors(texts: Iterable[str], cache: Path | None = None) -> dict[st
             blob = stored.get(_key(text))
             if blob is not None:
                 found[text] = np.frombuffer(blob, dtype=np.float16).astype(np.float32)
-        for text in (t for t in wanted if t not in found):
-            vector = load_encoder().sentence_vector(text).astype(np.float32)
-            stored.put(_key(text), vector.astype(np.float16).tobytes())
-            found[text] = vector
+        missing = [t for t in wanted if t not in found]
+        with progress_bar("encoding titles", total=len(missing), unit="title") as bar:
+            for start in range(0, len(missing), ENCODE_CHUNK):
+                chunk = missing[start : start + ENCODE_CHUNK]
+                for text, vector in zip(chunk, load_encoder().sentence_vectors(chunk)):
+                    stored.put(_key(text), vector.astype(np.float16).tobytes())
+                    found[text] = vector
+                bar.update(len(chunk))
     return found
 
 

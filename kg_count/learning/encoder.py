@@ -31,6 +31,7 @@ WINDOW = 256  # the model's max_seq_length: longer passages are read in overlapp
 STRIDE = 192
 VECTOR_LAYERS = (3, 6)  # token vectors: a middle and the last layer, concatenated
 DIMENSION = 384 * len(VECTOR_LAYERS)
+SENTENCE_BATCH = 64  # texts encoded in one forward pass by ``sentence_vectors``
 
 
 def model_zip() -> Path:
@@ -87,7 +88,13 @@ class Encoder:
 
     def hidden_states(self, ids: np.ndarray) -> list[np.ndarray]:
         """Hidden states (embeddings, then each layer's output), each (len(ids), 384), for one sequence."""
-        w, n = self.w, len(ids)
+        return [state[0] for state in self.batch_hidden_states(ids[None, :], np.ones((1, len(ids)), dtype=bool))]
+
+    def batch_hidden_states(self, ids: np.ndarray, mask: np.ndarray) -> list[np.ndarray]:
+        """Hidden states, each (batch, length, 384), of a batch of sequences ``ids`` (batch, length) padded at
+        the end; ``mask`` is True at real pieces. Padding is never attended to, so a sequence's states at its
+        real pieces are those it has alone."""
+        w, (batch, n) = self.w, ids.shape
         x = (
             w["embeddings.word_embeddings.weight"][ids]
             + w["embeddings.position_embeddings.weight"][:n]
@@ -95,18 +102,19 @@ class Encoder:
         )
         x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps)
         states = [x]
-        width = x.shape[1] // self.heads
+        width = x.shape[-1] // self.heads
+        padding = np.where(mask, 0.0, -np.inf).astype(np.float32)[:, None, None, :]
         for i in range(self.layers):
             p = f"encoder.layer.{i}."
             qkv = x @ w[p + "qkv.weight"] + w[p + "qkv.bias"]
             q, k, v = (
-                np.ascontiguousarray(part.reshape(n, self.heads, width).transpose(1, 0, 2))
-                for part in np.split(qkv, 3, axis=1)
+                np.ascontiguousarray(part.reshape(batch, n, self.heads, width).transpose(0, 2, 1, 3))
+                for part in np.split(qkv, 3, axis=-1)
             )
-            scores = q @ np.ascontiguousarray(k.transpose(0, 2, 1)) / math.sqrt(width)
+            scores = q @ np.ascontiguousarray(k.transpose(0, 1, 3, 2)) / math.sqrt(width) + padding
             scores = np.exp(scores - scores.max(-1, keepdims=True))
             attended = (scores / scores.sum(-1, keepdims=True)) @ v
-            attended = attended.transpose(1, 0, 2).reshape(n, -1)
+            attended = attended.transpose(0, 2, 1, 3).reshape(batch, n, -1)
             attended = attended @ w[p + "attention.output.dense.weight"] + w[p + "attention.output.dense.bias"]
             x = _layer_norm(
                 x + attended,
@@ -157,10 +165,26 @@ class Encoder:
 
     def sentence_vector(self, text: str) -> np.ndarray:
         """The model's sentence embedding: last layer mean-pooled over the pieces, L2-normalised."""
-        encoding = self.tokenizer.encode(text)
-        last = self.hidden_states(np.array(encoding.ids[:512], dtype=np.int64))[-1]
-        mean = last.mean(axis=0)
-        return mean / np.linalg.norm(mean)
+        return self.sentence_vectors([text])[0]
+
+    def sentence_vectors(self, texts: list[str], batch: int = SENTENCE_BATCH) -> np.ndarray:
+        """``sentence_vector`` of each of ``texts`` (rows in their order), run ``batch`` texts of similar length
+        at a time: one forward pass per batch instead of per text (short titles cost mostly per pass)."""
+        pieces = [encoding.ids[:512] for encoding in self.tokenizer.encode_batch(list(texts))]
+        vectors = np.zeros((len(texts), self.w["embeddings.word_embeddings.weight"].shape[1]), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda k: len(pieces[k]))
+        for start in range(0, len(order), batch):
+            rows = order[start : start + batch]
+            n = max(len(pieces[k]) for k in rows)
+            ids = np.zeros((len(rows), n), dtype=np.int64)
+            mask = np.zeros((len(rows), n), dtype=bool)
+            for row, k in enumerate(rows):
+                ids[row, : len(pieces[k])] = pieces[k]
+                mask[row, : len(pieces[k])] = True
+            last = self.batch_hidden_states(ids, mask)[-1]
+            mean = (last * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
+            vectors[rows] = mean / np.linalg.norm(mean, axis=1, keepdims=True)
+        return vectors
 
 
 @lru_cache(maxsize=1)
