@@ -156,11 +156,15 @@ class GraphStore:
         return self.graph_turtle(document_iri(doc_id))
 
     def replace_graph(self, graph: Graph) -> int:
-        """Replace the named graph ``graph.identifier`` with ``graph`` in one SPARQL update (one transaction: a
-        reader sees the old graph or the new one, and a write cut short leaves the old); return its triple count."""
-        name = graph.identifier.n3()
-        self._update(f"DROP SILENT GRAPH {name} ;\nINSERT DATA {{ GRAPH {name} {{\n{_triples(graph)}\n}} }}")
+        """Replace the named graph ``graph.identifier`` with ``graph`` (``replace_triples``); return its size."""
+        self.replace_triples(graph.identifier, graph)
         return len(graph)
+
+    def replace_triples(self, name: URIRef, triples: Iterable[tuple]) -> None:
+        """Replace the named graph ``name`` with ``triples`` (rdflib terms) in one SPARQL update (one transaction:
+        a reader sees the old graph or the new one, and a write cut short leaves the old)."""
+        graph = name.n3()
+        self._update(f"DROP SILENT GRAPH {graph} ;\nINSERT DATA {{ GRAPH {graph} {{\n{_triples(triples)}\n}} }}")
 
     def update_graph(self, name: URIRef, deleted: Iterable[str], inserted: Iterable[tuple]) -> None:
         """Delete the statements ``deleted`` (N-Triples, as ``statements`` gives them) from the named graph ``name``

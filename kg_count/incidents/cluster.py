@@ -258,8 +258,10 @@ def component_pair_scores(context: PairContext, model: CoreferenceModel) -> tupl
             seeds[pair] = probability
     components = link_components(context.reports, PairScores({}, seeds), model.threshold)
     found = dict(seeds)
-    for i, j in pair_rows(context.candidates):
-        if components[i] == components[j] and (i, j) not in seeds:
+    labels = np.unique(np.array(components, dtype=str), return_inverse=True)[1]
+    pairs = context.candidates
+    for i, j in pair_rows(pairs[labels[pairs[:, 0]] == labels[pairs[:, 1]]]):
+        if (i, j) not in seeds:
             features = context.features(i, j)
             if features is not None:
                 found[(i, j)] = model.probability(features)

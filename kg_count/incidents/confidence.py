@@ -18,6 +18,8 @@ weights of its match features, so the graph holds the incident part and SPARQL r
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import datetime as dt
 import logging
 import math
@@ -142,8 +144,10 @@ def _share(part: int, whole: int) -> str:
     return "all" if part == whole else "some"
 
 
+@lru_cache(maxsize=1 << 19)
 def has_follow_up_title(title: str) -> bool:
-    """Whether a title has a word of follow-up stories (an arrest, a trial, a funeral ...)."""
+    """Whether a title has a word of follow-up stories (an arrest, a trial, a funeral ...), remembered for the
+    titles of the last reports compared."""
     return bool(set(re.findall(r"[a-z]+", title.lower())) & FOLLOW_UP_WORDS)
 
 

@@ -132,7 +132,7 @@ def dates_apart(a: Report, b: Report) -> bool:
     return days_between(a, b) > 0
 
 
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=1 << 19)
 def title_words(title: str) -> str:
     """A title's lower-cased alphanumeric words without stopwords, joined by spaces."""
     return " ".join(w for w in title.lower().split() if w.isalnum() and w not in TITLE_STOPWORDS)
@@ -145,7 +145,7 @@ def distance_km(a: Report, b: Report) -> float | None:
     return _city_distance_km(a.city, a.state_iri, b.city, b.state_iri)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 18)
 def _city_distance_km(city_a: str, state_a: str, city_b: str, state_b: str) -> float | None:
     here, there = place_coordinates(city_a, state_a), place_coordinates(city_b, state_b)
     if here is None or there is None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from rdflib import Literal
 
 from kg_count.incidents import incident_graph as incident_graph_module
-from kg_count.incidents.incident_graph import INCIDENT_GRAPH, incident_graph
+from kg_count.incidents.incident_graph import INCIDENT_GRAPH, add_incident
 from kg_count.graph.document_graph import document_id, document_iri
 from kg_count.graph.namespaces import KGC
 from kg_count import geography
@@ -161,12 +161,14 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
         return incident_count(store), True
     status("grouping the store's reports into incidents")
     incidents = incidents_of(reports_from_store(store), coreference=coreference)
-    graph = incident_graph(incidents)
-    graph.add((INCIDENT_GRAPH, KGC.builtFrom, Literal(stamp)))
-    graph.add((INCIDENT_GRAPH, KGC.builtWith, Literal(built_with)))
+    triples: set[tuple] = set()  # a plain set: an rdflib Graph of a large archive's incidents takes gigabytes
+    for incident in incidents:
+        add_incident(triples, incident)
+    triples.add((INCIDENT_GRAPH, KGC.builtFrom, Literal(stamp)))
+    triples.add((INCIDENT_GRAPH, KGC.builtWith, Literal(built_with)))
     for doc_id, version in versions.items():
-        graph.add((document_iri(doc_id), KGC.groupedVersion, Literal(version)))
-    store.replace_graph(graph)
+        triples.add((document_iri(doc_id), KGC.groupedVersion, Literal(version)))
+    store.replace_triples(INCIDENT_GRAPH, triples)
     return len(incidents), True
 
 

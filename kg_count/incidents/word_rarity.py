@@ -22,7 +22,7 @@ from kg_count.incidents.evidence import TITLE_STOPWORDS
 from kg_count.settings import settings
 
 
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=1 << 19)
 def content_words(text: str) -> frozenset[str]:
     """The text's lower-case words of three letters or more, title stopwords left out (remembered for
     the texts of the last reports compared: each is compared with many)."""
