@@ -2,8 +2,8 @@
 
 Usage: python benchmarks/answer_latency.py --store DIR|URL --questions Q.json [Q.json ...]
 Prints the mean, median, 95th percentile and maximum milliseconds per question, by subtask. The first
-question is answered once before timing (it loads the models and the gazetteer, reported as
-``first_question_ms``), so the figures are a running system's.
+question of each subtask is answered once before timing (they load the models and the gazetteer; reported
+as ``first_question_ms``), so the figures are a running system's.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from kg_count.answer.graph_answer import answer_task_question
+from kg_count.geography import gazetteer
 from kg_count.graph.store import GraphStore, store_location
 from kg_count.incidents.materialise import ensure_incidents
 from kg_count.io.questions import read_questions
@@ -43,7 +44,9 @@ def main() -> None:
     with GraphStore(args.store) as store:
         ensure_incidents(store)
         started = time.perf_counter()
-        answer_task_question(store, next(iter(questions.values())))  # loads the models and the gazetteer
+        gazetteer()
+        for subtask in sorted({q.subtask for q in questions.values()}):  # loads the models and the gazetteer
+            answer_task_question(store, next(q for q in questions.values() if q.subtask == subtask))
         first_ms = round(1000 * (time.perf_counter() - started), 1)
         for question in questions.values():
             started = time.perf_counter()
@@ -51,7 +54,7 @@ def main() -> None:
             timings.setdefault(f"s{question.subtask}", []).append(time.perf_counter() - started)
     result = {name: summary(values) for name, values in sorted(timings.items())}
     result["all"] = summary([v for values in timings.values() for v in values])
-    result["first_question_ms"] = first_ms
+    result["first_questions_ms"] = first_ms
     print(json.dumps(result, indent=2))
 
 

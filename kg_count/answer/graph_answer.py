@@ -41,6 +41,7 @@ from kg_count.incidents.confidence import (
     match_probability,
     shipped_model,
 )
+from kg_count.graph.document_graph import document_id
 from kg_count.graph.namespaces import KGC
 from kg_count.graph.queries import read_query
 from kg_count.io.answers import SystemAnswer
@@ -208,32 +209,32 @@ def incidents_of_plan(store: GraphStore, plan: tuple[tuple[str, ...], dict] | No
         return []
     fragments, bindings = plan
     found: dict[str, FoundIncident] = {}
-    for row in store.query(question_query(fragments, bindings)):
-        key = str(row.incident)
+    for row in store.records(question_query(fragments, bindings)):
+        key = row["incident"]
         if key not in found:
             found[key] = FoundIncident(
                 key,
-                int(row.killed),
-                int(row.injured),
-                int(row.fired),
-                row.date.toPython(),
-                str(row.granularity).rsplit("unit", 1)[-1].lower(),
-                str(row.certainty),
-                float(row.confidence),
-                city=str(row.city) if row.city is not None else None,
-                state=str(row.state) if row.state is not None else None,
+                int(row["killed"]),
+                int(row["injured"]),
+                int(row["fired"]),
+                row["date"],
+                row["granularity"].rsplit("unit", 1)[-1].lower(),
+                str(row["certainty"]),
+                float(row["confidence"]),
+                city=row.get("city"),
+                state=row.get("state"),
             )
         incident = found[key]
         incident.rows += 1
-        doc_id = str(row.docId)
+        doc_id = document_id(row["doc"])
         if doc_id not in incident.doc_ids:
             incident.doc_ids.append(doc_id)
-        if row.role is not None:
-            incident.roles.add(str(row.role).rsplit("#", 1)[-1])
-            incident.named[str(row.person)] = {
-                "participant": float(row.participantP),
-                "killed": float(row.killedP),
-                "injured": float(row.injuredP),
+        if row.get("role") is not None:
+            incident.roles.add(row["role"].rsplit("#", 1)[-1])
+            incident.named[row["person"]] = {
+                "participant": float(row["participantP"]),
+                "killed": float(row["killedP"]),
+                "injured": float(row["injuredP"]),
             }
     return list(found.values())
 
