@@ -1,7 +1,7 @@
 """Cross-document coreference: group reports into incidents with the learned same-incident model.
 
 Reports are compared only within their kind and when their date intervals overlap or they name
-someone of the same last name (``candidate_pairs``). Each candidate pair without a hard conflict
+someone of the same last name (``candidate_pair_array``). Each candidate pair without a hard conflict
 (``pair_features.hard_conflict``) gets a calibrated probability from the coreference model.
 Pairs are taken best first: a pair at or above the model's threshold joins its two groups when no
 pair across them conflicts (or was never a candidate) and the mean probability over every pair
@@ -119,11 +119,6 @@ def pair_rows(pairs: np.ndarray, chunk: int = 1 << 16) -> Iterator[tuple[int, in
         yield from map(tuple, pairs[start : start + chunk].tolist())
 
 
-def candidate_pairs(reports: Sequence[Report], rarity: WordRarity | None = None) -> Iterator[tuple[int, int]]:
-    """The rows of ``candidate_pair_array`` as (i, j) tuples, in order."""
-    return pair_rows(candidate_pair_array(reports, rarity))
-
-
 def text_rarities(reports: Sequence[Report]) -> tuple[WordRarity, WordRarity]:
     """How rare the words of ``reports``' titles, and of their leads, are among them."""
     return WordRarity.of_texts(r.title for r in reports), WordRarity.of_texts(r.lead for r in reports)
@@ -172,9 +167,12 @@ class PairContext:
     def pairs(self, touching: set[int] | None = None) -> Iterator[tuple[tuple[int, int], list[str]]]:
         """Every candidate pair without a hard conflict (one of whose reports is in ``touching``, when given),
         with its features."""
-        for i, j in pair_rows(self.candidates):
-            if touching is not None and i not in touching and j not in touching:
-                continue
+        pairs = self.candidates
+        if touching is not None:
+            marked = np.zeros(len(self.reports), dtype=bool)
+            marked[sorted(touching)] = True
+            pairs = pairs[marked[pairs[:, 0]] | marked[pairs[:, 1]]]
+        for i, j in pair_rows(pairs):
             found = self.features(i, j)
             if found is not None:
                 yield (i, j), found

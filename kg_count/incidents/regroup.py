@@ -24,12 +24,13 @@ from itertools import accumulate
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Iterable
 
+import numpy as np
 from rdflib import Literal, URIRef
 
 from kg_count.graph.document_graph import document_id, document_iri
 from kg_count.graph.namespaces import GEO, KGC
 from kg_count.incidents.evidence import date_interval
-from kg_count.incidents.cluster import PairContext, ReportCluster, candidate_pairs, text_rarities
+from kg_count.incidents.cluster import PairContext, ReportCluster, candidate_pair_array, pair_rows, text_rarities
 from kg_count.incidents.confidence import twin_features
 from kg_count.incidents.coreference_model import CoreferenceModel
 from kg_count.incidents.incident_graph import INCIDENT_GRAPH, SCORE_PREDICATES, add_incident, add_scores, incident_iri
@@ -102,7 +103,8 @@ def touched_components(
     ]
     now = PairContext.of(holders, rarity)
     earlier = replace(now, rarity=before[0], lead_rarity=before[1])
-    for i, j in set(candidate_pairs(holders, rarity[0])) | set(candidate_pairs(holders, before[0])):
+    either = np.concatenate([candidate_pair_array(holders, rarity[0]), candidate_pair_array(holders, before[0])])
+    for i, j in pair_rows(np.unique(either, axis=0)):
         a, b = holders[i].doc_id, holders[j].doc_id
         features = now.features(i, j)
         if component_of[a] == component_of[b]:
