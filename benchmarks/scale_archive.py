@@ -8,7 +8,7 @@ measures, each in fresh processes:
 
 - ``kg-count build --no-cache`` into a new store, with a new sentence-vector cache (every title is
   encoded), which extracts the documents and then groups them into incidents: wall seconds of each
-  phase, documents a second, the peak summed resident memory of the build's process tree (and the
+  phase, documents a second, the peak summed memory (PSS) of the build's process tree (and the
   cluster's), the store's size on disk;
 - grouping quality: B³ precision, recall and F1 of the store's incidents against the gold incidents;
 - answering latency (mean and 95th percentile) over questions made from the gold records in the
@@ -41,7 +41,7 @@ import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kg_count.incidents.title_vectors import CACHE_ENV as VECTOR_CACHE_ENV  # noqa: E402
-from scale_build import BIN, append_result, folder_mb, read_results, run_measured  # noqa: E402
+from scale_build import BIN, append_result, folder_mb, read_results, resident_bytes, run_measured  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SCALE_DATA = ROOT.parent / "shared" / "data" / "gva-scale"
@@ -167,9 +167,9 @@ class DaskCluster:
         self.address = self.process.stdout.readline().strip()
 
     def memory(self) -> int:
-        """The summed resident memory of the cluster's processes, in bytes."""
+        """The summed memory (``resident_bytes``) of the cluster's processes, in bytes."""
         tree = psutil.Process(self.process.pid)
-        return sum(p.memory_info().rss for p in [tree, *tree.children(recursive=True)])
+        return sum(resident_bytes(p) for p in [tree, *tree.children(recursive=True)])
 
     def stop(self) -> None:
         self.process.stdin.close()

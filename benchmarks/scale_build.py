@@ -81,8 +81,18 @@ def spacy_only(docs: Path) -> None:
     print(json.dumps({"seconds": time.perf_counter() - started, "tokens": tokens}))
 
 
+def resident_bytes(process: psutil.Process) -> int:
+    """The memory ``process`` holds: its proportional set size (pages shared with other processes, as forked
+    processes share their parent's, divided among them), or its resident set size where PSS is not read."""
+    try:
+        return process.memory_full_info().pss
+    except (AttributeError, psutil.AccessDenied):
+        return process.memory_info().rss
+
+
 def run_measured(command: list[str], env: dict | None = None) -> tuple[float, float, str]:
-    """Run ``command``; return its wall seconds, peak summed RSS of its process tree in MB, and its stdout."""
+    """Run ``command``; return its wall seconds, peak summed memory of its process tree in MB (``resident_bytes``),
+    and its stdout."""
     started = time.perf_counter()
     process = subprocess.Popen(
         command,
@@ -96,7 +106,7 @@ def run_measured(command: list[str], env: dict | None = None) -> tuple[float, fl
     while process.poll() is None:
         try:
             tree = [root, *root.children(recursive=True)]
-            peak = max(peak, sum(p.memory_info().rss for p in tree if p.is_running()))
+            peak = max(peak, sum(resident_bytes(p) for p in tree if p.is_running()))
         except psutil.Error:
             pass
         time.sleep(0.2)

@@ -36,6 +36,8 @@ class BatchSettings:
     documents: int
     batches_per_worker: int
     flush_every: int
+    grouping_processes: int
+    grouping_parallel_pairs: int
 
 
 @dataclass(frozen=True)

@@ -367,3 +367,36 @@ def test_candidate_pairs_are_every_pair_the_blocking_rules_allow():
 
     expected = [(i, j) for i, j in combinations(range(len(reports)), 2) if allowed(reports[i], reports[j])]
     assert expected and [tuple(row) for row in candidate_pair_array(reports, rarity).tolist()] == expected
+
+
+def test_grouping_in_several_processes_gives_the_clusters_of_one(monkeypatch, tmp_path):
+    """Scoring the pairs in forked processes (forced here on a few reports) changes no probability."""
+    import os
+
+    from kg_count.incidents import cluster as cluster_module
+    from kg_count.incidents.cluster import PairContext, component_pair_scores
+    from kg_count.settings import SETTINGS_ENV
+
+    reports = [
+        report(f"d{n}", date=f"2016-03-{10 + n % 5:02d}", killed=n % 3, people=[person(f"Al Doe{n % 4}")])
+        for n in range(24)
+    ]
+    model = shipped_coreference_model()
+    alone = component_pair_scores(PairContext.of(reports), model)
+    path = tmp_path / "settings.toml"
+    path.write_text("[batch]\ngrouping_processes = 2\ngrouping_parallel_pairs = 1\n")
+    monkeypatch.setenv(SETTINGS_ENV, str(path))
+    scorers = tmp_path / "scorers"
+    score = cluster_module._probabilities
+
+    def noting_scorer(*args):
+        with open(scorers, "a") as noted:
+            noted.write(f"{os.getpid()}\n")
+        return score(*args)
+
+    monkeypatch.setattr(cluster_module, "_probabilities", noting_scorer)
+    forked = component_pair_scores(PairContext.of(reports), model)
+    assert forked[0].probability == alone[0].probability and forked[1] == alone[1]
+    assert len(alone[0].probability) > 20
+    scored_in = set(scorers.read_text().split())
+    assert len(scored_in) >= 2 and str(os.getpid()) not in scored_in

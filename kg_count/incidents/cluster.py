@@ -10,8 +10,10 @@ across them reaches the model's group threshold, so clusters stay consistent as 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
+from multiprocessing import get_all_start_methods, get_context
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -244,26 +246,60 @@ def link_components(reports: Sequence[Report], scores: PairScores, threshold: fl
     return [smallest[_root(parent, i)] for i in range(len(reports))]
 
 
+def _probabilities(
+    context: PairContext, model: CoreferenceModel, pairs: np.ndarray, at_least: float
+) -> dict[tuple[int, int], float]:
+    """The probability under ``model`` of each of ``pairs`` without a hard conflict that reaches ``at_least``."""
+    found = {}
+    for i, j in pair_rows(pairs):
+        features = context.features(i, j)
+        if features is not None:
+            probability = model.probability(features)
+            if probability >= at_least:
+                found[(i, j)] = probability
+    return found
+
+
+_SHARED: tuple = ()  # what forked scoring processes read: (context, model, pairs, processes, at_least)
+
+
+def _share_of_probabilities(share: int) -> dict[tuple[int, int], float]:
+    context, model, pairs, processes, at_least = _SHARED
+    return _probabilities(context, model, pairs[share::processes], at_least)
+
+
+def pair_probabilities(
+    context: PairContext, model: CoreferenceModel, pairs: np.ndarray, at_least: float = 0.0
+) -> dict[tuple[int, int], float]:
+    """``_probabilities`` of ``pairs``; from [batch] ``grouping_parallel_pairs`` pairs on, in [batch]
+    ``grouping_processes`` forked processes (0: one per CPU core), each scoring every n-th pair. Forked
+    processes share the reports and vectors without copying them; which process scores a pair changes
+    nothing of its probability."""
+    chosen = settings().batch
+    processes = min(chosen.grouping_processes or os.cpu_count() or 1, len(pairs))
+    if processes < 2 or len(pairs) < chosen.grouping_parallel_pairs or "fork" not in get_all_start_methods():
+        return _probabilities(context, model, pairs, at_least)
+    global _SHARED
+    _SHARED = (context, model, pairs, processes, at_least)
+    try:
+        with get_context("fork").Pool(processes) as pool:
+            shares = pool.map(_share_of_probabilities, range(processes))
+    finally:
+        _SHARED = ()
+    return {pair: probability for share in shares for pair, probability in share.items()}
+
+
 def component_pair_scores(context: PairContext, model: CoreferenceModel) -> tuple[PairScores, list[str]]:
     """The probabilities ``merge_groups`` reads, and no more: every pair at or above ``model``'s merge threshold,
     and the other pairs of reports of one link component (merging never compares reports of two components).
     Keeping only these holds memory to the incidents' size instead of the candidate pairs'. Returns them and
     each report's component (``link_components``)."""
-    seeds = {}
-    for pair, features in context.pairs():
-        probability = model.probability(features)
-        if probability >= model.threshold:
-            seeds[pair] = probability
+    seeds = pair_probabilities(context, model, context.candidates, model.threshold)
     components = link_components(context.reports, PairScores({}, seeds), model.threshold)
-    found = dict(seeds)
     labels = np.unique(np.array(components, dtype=str), return_inverse=True)[1]
     pairs = context.candidates
-    for i, j in pair_rows(pairs[labels[pairs[:, 0]] == labels[pairs[:, 1]]]):
-        if (i, j) not in seeds:
-            features = context.features(i, j)
-            if features is not None:
-                found[(i, j)] = model.probability(features)
-    return PairScores({}, found), components
+    within = pairs[labels[pairs[:, 0]] == labels[pairs[:, 1]]]
+    return PairScores({}, {**pair_probabilities(context, model, within), **seeds}), components
 
 
 def cluster_reports(
