@@ -10,6 +10,7 @@ across them reaches the model's group threshold, so clusters stay consistent as 
 
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -281,10 +282,12 @@ def pair_probabilities(
         return _probabilities(context, model, pairs, at_least)
     global _SHARED
     _SHARED = (context, model, pairs, processes, at_least)
+    gc.freeze()  # the collector in a forked process would write to every object and so copy its pages
     try:
         with get_context("fork").Pool(processes) as pool:
             shares = pool.map(_share_of_probabilities, range(processes))
     finally:
+        gc.unfreeze()
         _SHARED = ()
     return {pair: probability for share in shares for pair, probability in share.items()}
 
