@@ -217,3 +217,11 @@ def test_answer_command_writes_answers_chains_and_explains_incidents(tmp_path, c
     assert main(["dump", "--store", str(store), "--incident", first_id]) == 0
     assert "kgc:Incident" in capsys.readouterr().out
     assert main(["incidents", "--store", str(store), "--id", "no-such-incident"]) == 1
+
+
+def test_the_answer_query_reads_the_graph_incidents_are_written_to():
+    """The answer query names the incident graph by its IRI; it must be the one the incidents are written to."""
+    from kg_count.graph.queries import read_query
+    from kg_count.incidents.incident_graph import INCIDENT_GRAPH
+
+    assert f"GRAPH {INCIDENT_GRAPH.n3()} {{" in read_query("answer/incidents")

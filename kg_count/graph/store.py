@@ -180,7 +180,7 @@ class GraphStore:
 
     def update_graph(self, name: URIRef, deleted: Iterable[str], inserted: Iterable[tuple]) -> None:
         """Delete the statements ``deleted`` (N-Triples, as ``statements`` gives them) from the named graph ``name``
-        and add the triples ``inserted``, in one SPARQL update (one transaction, as ``replace_graph``)."""
+        and add the triples ``inserted``, in one SPARQL update (one transaction, as ``replace_triples``)."""
         graph = name.n3()
         removed = "\n".join(deleted)
         self._update(

@@ -18,13 +18,12 @@ weights of its match features, so the graph holds the incident part and SPARQL r
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import datetime as dt
 import logging
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from kg_count.geography import city_standing_for
