@@ -125,14 +125,11 @@ def incidents_of_store(store: Path) -> dict[str, str]:
     """doc id -> incident id of the store's incident graph."""
     from kg_count.graph.document_graph import document_id
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents.incident_graph import INCIDENT_GRAPH
+    from kg_count.incidents.incident_versions import incident_sparql
 
-    query = (
-        f"SELECT ?id ?doc WHERE {{ GRAPH {INCIDENT_GRAPH.n3()} {{ ?i kgc:incidentId ?id ; "
-        "prov:wasDerivedFrom ?doc } }"
-    )
+    query = "SELECT ?id ?doc WHERE { GRAPH %INCIDENTS% { ?i kgc:incidentId ?id ; prov:wasDerivedFrom ?doc } }"
     with GraphStore(store, create=False) as graph:
-        return {document_id(row.doc): str(row.id) for row in graph.query(query)}
+        return {document_id(doc): incident_id for incident_id, doc in graph.values(incident_sparql(graph, query))}
 
 
 def bcubed(gold: dict[str, str], system: dict[str, str]) -> dict:

@@ -38,6 +38,7 @@ class BatchSettings:
     flush_every: int
     grouping_processes: int
     grouping_parallel_pairs: int
+    incident_write_chunk: int
 
 
 @dataclass(frozen=True)

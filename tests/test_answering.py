@@ -219,9 +219,13 @@ def test_answer_command_writes_answers_chains_and_explains_incidents(tmp_path, c
     assert main(["incidents", "--store", str(store), "--id", "no-such-incident"]) == 1
 
 
-def test_the_answer_query_reads_the_graph_incidents_are_written_to():
-    """The answer query names the incident graph by its IRI; it must be the one the incidents are written to."""
-    from kg_count.graph.queries import read_query
-    from kg_count.incidents.incident_graph import INCIDENT_GRAPH
+def test_every_query_of_incidents_reads_the_current_incident_graph():
+    """A query that reads incidents names their graph by the slot incident_sparql fills with the current version
+    (the union of all graphs would also read the version before it)."""
+    from importlib.resources import files
 
-    assert f"GRAPH {INCIDENT_GRAPH.n3()} {{" in read_query("answer/incidents")
+    from kg_count.incidents.incident_versions import INCIDENTS_SLOT
+
+    queries = [path for path in files("kg_count.queries").rglob("*.rq") if "kgc:Incident" in path.read_text()]
+    assert len(queries) >= 5
+    assert [path.name for path in queries if f"GRAPH {INCIDENTS_SLOT} {{" not in path.read_text()] == []

@@ -9,7 +9,8 @@ from rdflib import Graph, Literal
 
 from kg_count.answer.graph_answer import answer_task_question
 from kg_count.graph.document_graph import document_iri
-from kg_count.incidents.incident_graph import incident_graph
+from kg_count.incidents.incident_graph import incidents_as_triples
+from kg_count.incidents.incident_versions import write_version
 from kg_count.graph.namespaces import KGC
 from kg_count.graph.store import GraphStore
 from kg_count.incidents.materialise import incidents_of
@@ -87,7 +88,7 @@ def test_model_file_round_trip(tmp_path):
 def _answer(tmp_path, reports, **asked):
     incidents = incidents_of(reports)
     with GraphStore(tmp_path / "store") as store:
-        store.replace_graph(incident_graph(incidents))
+        write_version(store, incidents_as_triples(incidents))
         for r in reports:  # the document ids the answer query reads
             graph = Graph(identifier=document_iri(r.doc_id))
             graph.add((document_iri(r.doc_id), KGC.docId, Literal(r.doc_id)))

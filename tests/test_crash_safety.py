@@ -16,10 +16,11 @@ import pytest
 
 from kg_count.graph.loader import build_store
 from kg_count.graph.store import GraphStore
-from kg_count.incidents.incident_graph import INCIDENT_GRAPH
+from kg_count.incidents.incident_versions import current_triples
 from kg_count.incidents.materialise import ensure_incidents
 from kg_count.io.conll import iter_documents, write_documents
 from kg_count.nlp.record_cache import default_record_cache_path
+from kg_count.settings import SETTINGS_ENV
 from tests.conftest import SAMPLE
 
 pytestmark = pytest.mark.slow
@@ -28,9 +29,9 @@ LATER = 30  # documents the update adds
 
 
 def incident_quads(location: Path) -> set[tuple]:
-    """The quads of the store's incident graph as they are (nothing regrouped)."""
+    """The triples of the store's incident graph as readers find it (nothing regrouped)."""
     with GraphStore(location) as store:
-        return {quad for quad in store.quads() if quad[3] == INCIDENT_GRAPH}
+        return current_triples(store)
 
 
 def unfinished_documents(location: Path) -> int:
@@ -53,11 +54,13 @@ def stores(tmp_path_factory) -> dict:
     write_documents(folder / "later.conll", documents[-LATER:])
     build_store(folder / "first.conll", folder / "before", cache=default_record_cache_path())
     build_store(SAMPLE / "docs.conll", folder / "at_once", cache=default_record_cache_path())
+    shutil.copytree(folder / "at_once", folder / "documents_only")
     for name in ("before", "at_once"):
         with GraphStore(folder / name) as store:
             ensure_incidents(store)
     return {
         "store": folder / "before",
+        "documents_only": folder / "documents_only",
         "later": folder / "later.conll",
         "before": incident_quads(folder / "before"),
         "after": incident_quads(folder / "at_once"),
@@ -85,6 +88,18 @@ def killed_build(store: Path, docs: Path, when, extra: list[str]) -> str:
     return seen.decode(errors="replace")
 
 
+def seconds_after(message: str, delay: float):
+    """A ``when`` for ``killed_build``: true ``delay`` seconds after ``message`` first shows in the stderr."""
+    started = []
+
+    def when(text: str) -> bool:
+        if not started and message in text:
+            started.append(time.monotonic())
+        return bool(started) and time.monotonic() - started[0] >= delay
+
+    return when
+
+
 def documents_done(text: str) -> int:
     """The most documents a `building` progress bar in ``text`` has counted."""
     return max((int(n) for n in re.findall(rf"building:[^\r\n]*?(\d+)/{LATER}", text)), default=0)
@@ -108,17 +123,26 @@ def test_killed_while_regrouping_the_store_has_the_incidents_before_or_after(sto
     store = tmp_path / "store"
     shutil.copytree(stores["store"], store)
     build_store(stores["later"], store, cache=default_record_cache_path())  # documents in, incidents not yet
-    started = []
-
-    def regrouping(text: str) -> bool:
-        if not started and "regrouping the incidents" in text:
-            started.append(time.monotonic())
-        return bool(started) and time.monotonic() - started[0] >= delay
-
-    killed_build(store, stores["later"], regrouping, [])
+    killed_build(store, stores["later"], seconds_after("regrouping the incidents", delay), [])
     found = incident_quads(store)
     print("incidents after the kill:", "before" if found == stores["before"] else "after")
     assert found in (stores["before"], stores["after"])
+    with GraphStore(store) as opened:
+        ensure_incidents(opened)
+    assert incident_quads(store) == stores["after"]
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.1, 0.3])
+def test_killed_while_writing_a_new_incident_graph_readers_find_none_or_all_of_it(stores, delay, tmp_path, monkeypatch):
+    store = tmp_path / "store"
+    shutil.copytree(stores["documents_only"], store)
+    settings_file = tmp_path / "settings.toml"
+    settings_file.write_text("[batch]\nincident_write_chunk = 50\n")  # the write in some 200 transactions
+    monkeypatch.setenv(SETTINGS_ENV, str(settings_file))
+    killed_build(store, stores["later"], seconds_after("writing the incident graph", delay), [])
+    found = incident_quads(store)
+    print("incidents after the kill:", "none" if not found else "all" if found == stores["after"] else "other")
+    assert found in (set(), stores["after"])
     with GraphStore(store) as opened:
         ensure_incidents(opened)
     assert incident_quads(store) == stores["after"]

@@ -10,7 +10,7 @@ import pytest
 from kg_count.graph.loader import build_store
 from kg_count.graph.store import GraphStore
 from kg_count.incidents import materialise
-from kg_count.incidents.incident_graph import INCIDENT_GRAPH
+from kg_count.incidents.incident_versions import current_triples
 from kg_count.incidents.materialise import ensure_incidents
 from kg_count.io.conll import Document, iter_documents, write_documents
 from kg_count.nlp.record_cache import default_record_cache_path
@@ -20,10 +20,10 @@ pytestmark = pytest.mark.slow
 
 
 def incident_graph_quads(location: Path) -> set[tuple]:
-    """The quads of the store's incident graph, after bringing it up to date."""
+    """The triples of the store's incident graph, after bringing it up to date."""
     with GraphStore(location) as store:
         ensure_incidents(store)
-        return {quad for quad in store.quads() if quad[3] == INCIDENT_GRAPH}
+        return current_triples(store)
 
 
 def built(documents: list[Document], folder: Path, name: str) -> Path:

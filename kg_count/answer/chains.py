@@ -8,6 +8,7 @@ from collections import defaultdict
 from typing import Sequence, TYPE_CHECKING
 
 from kg_count.graph.queries import read_query
+from kg_count.incidents.incident_versions import incident_sparql
 from kg_count.io.conll import Document, Mention, write_documents
 
 if TYPE_CHECKING:
@@ -20,7 +21,8 @@ def incident_chains(store: GraphStore, documents: Sequence[Document]) -> dict[st
     Chain ids number the incidents in the order of their ids, from 1.
     """
     positions = {doc.doc_id: {t.token_id: n for n, t in enumerate(doc.tokens)} for doc in documents}
-    rows = [(str(r.incidentId), str(r.docId), str(r.tokenIds)) for r in store.query(read_query("chain_mentions"))]
+    query = incident_sparql(store, read_query("chain_mentions"))
+    rows = [(str(r.incidentId), str(r.docId), str(r.tokenIds)) for r in store.query(query)]
     chain_ids = {incident: n for n, incident in enumerate(sorted({row[0] for row in rows}), start=1)}
     chains: dict[str, dict[int, list[Mention]]] = defaultdict(lambda: defaultdict(list))
     for incident, doc_id, token_ids in rows:

@@ -33,6 +33,7 @@ from geopy.distance import geodesic
 from rdflib import XSD, Literal, URIRef
 
 from kg_count.incidents.incident_graph import name_key
+from kg_count.incidents.incident_versions import incident_sparql
 from kg_count.answer.count_distribution import count_distribution, most_probable
 from kg_count.incidents.confidence import (
     IncidentModel,
@@ -209,7 +210,7 @@ def incidents_of_plan(store: GraphStore, plan: tuple[tuple[str, ...], dict] | No
         return []
     fragments, bindings = plan
     found: dict[str, FoundIncident] = {}
-    for row in store.records(question_query(fragments, bindings)):
+    for row in store.records(incident_sparql(store, question_query(fragments, bindings))):
         key = row["incident"]
         if key not in found:
             found[key] = FoundIncident(

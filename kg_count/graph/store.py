@@ -188,6 +188,16 @@ class GraphStore:
             f"INSERT DATA {{ GRAPH {graph} {{\n{_triples(inserted)}\n}} }}"
         )
 
+    def delete_in_chunks(self, name: URIRef, keep: URIRef | None = None) -> None:
+        """Delete the triples of the named graph ``name`` (all but those with the predicate ``keep``) in
+        transactions of ``[batch] incident_write_chunk`` triples each, so that dropping a large graph holds
+        little memory. The graph must hold no blank nodes."""
+        size = settings().batch.incident_write_chunk
+        kept = f" FILTER(?p != {keep.n3()})" if keep is not None else ""
+        query = f"SELECT ?s ?p ?o WHERE {{ GRAPH {name.n3()} {{ ?s ?p ?o{kept} }} }} LIMIT {size}"
+        while statements := self.statements(query):
+            self.update_graph(name, statements, [])
+
     def _update(self, update: str) -> None:
         if self.remote:
             self.endpoint.update(update)

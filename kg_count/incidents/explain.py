@@ -9,7 +9,8 @@ from kg_count.graph.document_graph import document_iri
 from kg_count.graph.namespaces import KGC, PROV, SEM, TIME
 from kg_count.graph.queries import read_query
 from kg_count.graph.results import readable_graph
-from kg_count.incidents.incident_graph import INCIDENT_GRAPH, incident_iri
+from kg_count.incidents.incident_graph import incident_iri
+from kg_count.incidents.incident_versions import INCIDENTS_SLOT, incident_sparql
 from kg_count.incidents.materialise import incidents_for_reading
 
 if TYPE_CHECKING:
@@ -26,9 +27,12 @@ def _incident(store: GraphStore, incident_id: str) -> tuple:
     node = incident_iri(incident_id).n3()
     graph = readable_graph(
         store.query(
-            f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH {INCIDENT_GRAPH.n3()} {{ {node} <{KGC.incidentId}> ?id . "
-            f"{{ BIND({node} AS ?s) }} UNION {{ {node} <{SEM.hasTime}> ?s }} UNION {{ {node} <{SEM.hasActor}> ?s }} "
-            f"?s ?p ?o }} }}"
+            incident_sparql(
+                store,
+                f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH {INCIDENTS_SLOT} {{ {node} <{KGC.incidentId}> ?id . "
+                f"{{ BIND({node} AS ?s) }} UNION {{ {node} <{SEM.hasTime}> ?s }} "
+                f"UNION {{ {node} <{SEM.hasActor}> ?s }} ?s ?p ?o }} }}",
+            )
         ).graph
     )
     if not len(graph):
@@ -117,7 +121,7 @@ def explain_incident(store: GraphStore, incident_id: str) -> str:
 def list_incidents(store: GraphStore, event_type: str | None, place: str | None, date: str | None, limit: int) -> str:
     """A table of incidents filtered by type, place text and date prefix, most documents first."""
     incidents_for_reading(store)
-    rows = store.query(read_query("incident_list"))
+    rows = store.query(incident_sparql(store, read_query("incident_list")))
     lines = []
     for row in rows:
         types = str(row.types).split()

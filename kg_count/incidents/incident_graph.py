@@ -7,12 +7,13 @@ its merges (kgc:mergeReason).
 
 from __future__ import annotations
 
+from typing import Iterable, Iterator, Mapping
 from urllib.parse import quote
 
 from rdflib import RDF, XSD, Graph, Literal, Namespace, URIRef
 
 from kg_count.graph.document_graph import document_iri
-from kg_count.graph.namespaces import GEO, GRANULARITY_UNITS, KGC, PROV, SEM, TIME, bind_prefixes
+from kg_count.graph.namespaces import GEO, GRANULARITY_UNITS, KGC, PROV, SEM, TIME
 from kg_count.incidents.reconcile import Incident
 from kg_count.geography import iri_coordinates
 from kg_count.nlp.participants import normalised_name
@@ -108,10 +109,12 @@ def add_incident(graph: Graph | set, incident: Incident) -> URIRef:
     return node
 
 
-def incident_graph(incidents) -> Graph:
-    """Return the named graph holding every incident."""
-    graph = Graph(identifier=INCIDENT_GRAPH)
-    bind_prefixes(graph)
+def incidents_as_triples(incidents: Iterable[Incident], grouped: Mapping[str, str] | None = None) -> Iterator[tuple]:
+    """The triples of each incident (``add_incident``), one incident at a time, then the content hash each
+    document was grouped in (``grouped``: hash by document id, as ``kgc:groupedVersion``)."""
     for incident in incidents:
-        add_incident(graph, incident)
-    return graph
+        triples: set[tuple] = set()
+        add_incident(triples, incident)
+        yield from triples
+    for doc_id, version in (grouped or {}).items():
+        yield document_iri(doc_id), KGC.groupedVersion, Literal(version)

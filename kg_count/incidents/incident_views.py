@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kg_count.graph.queries import read_query
+from kg_count.incidents.incident_versions import incident_sparql
 from kg_count.graph.store import GraphStore
 from kg_count.incidents.materialise import incidents_for_reading
 
@@ -69,12 +70,12 @@ def incident_views(store: GraphStore, documents: dict[str, DocumentView]) -> tup
     incidents_for_reading(store)
     members: dict[str, list[DocumentView]] = {}
     incident_of = {}
-    for row in store.query(read_query("document_incidents")):
+    for row in store.query(incident_sparql(store, read_query("document_incidents"))):
         doc_id = str(row.docId)
         incident_of[doc_id] = str(row.incidentId)
         members.setdefault(str(row.incidentId), []).append(documents.get(doc_id, DocumentView(doc_id, "", "")))
     incidents = {}
-    for row in store.query(read_query("incident_list")):
+    for row in store.query(incident_sparql(store, read_query("incident_list"))):
         incident_id = str(row.incidentId)
         incidents[incident_id] = IncidentView(
             incident_id,

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 from rdflib import Literal
 
 from kg_count.incidents import incident_graph as incident_graph_module
-from kg_count.incidents.incident_graph import INCIDENT_GRAPH, add_incident
-from kg_count.graph.document_graph import document_id, document_iri
+from kg_count.incidents.incident_graph import incidents_as_triples
+from kg_count.incidents.incident_versions import INCIDENTS_SLOT, incident_sparql, write_version
+from kg_count.graph.document_graph import document_id
 from kg_count.graph.namespaces import KGC
 from kg_count import geography
 from kg_count.incidents import (
@@ -124,15 +125,16 @@ def scored(incidents: list[Incident], clusters: list, twins: list[list[str]], mo
 
 def stored_fingerprint(store: GraphStore) -> str | None:
     """The fingerprint the store's incident graph was built from, or None when it has none."""
-    name = INCIDENT_GRAPH.n3()
-    rows = list(store.query(f"SELECT ?stamp WHERE {{ GRAPH {name} {{ {name} <{KGC.builtFrom}> ?stamp }} }}"))
-    return str(rows[0].stamp) if rows else None
+    name = INCIDENTS_SLOT
+    query = f"SELECT ?stamp WHERE {{ GRAPH {name} {{ {name} <{KGC.builtFrom}> ?stamp }} }}"
+    rows = list(store.values(incident_sparql(store, query)))
+    return str(rows[0][0]) if rows else None
 
 
 def incident_count(store: GraphStore) -> int:
     """The number of incidents in the store's incident graph."""
-    query = f"SELECT (COUNT(?i) AS ?n) WHERE {{ GRAPH {INCIDENT_GRAPH.n3()} {{ ?i <{KGC.incidentId}> ?id }} }}"
-    return int(list(store.query(query))[0].n)
+    query = f"SELECT (COUNT(?i) AS ?n) WHERE {{ GRAPH {INCIDENTS_SLOT} {{ ?i <{KGC.incidentId}> ?id }} }}"
+    return int(next(iter(store.values(incident_sparql(store, query))))[0])
 
 
 def ensure_incidents(store: GraphStore, force: bool = False, coreference_path: Path | None = None) -> tuple[int, bool]:
@@ -161,14 +163,8 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
         return incident_count(store), True
     status("grouping the store's reports into incidents")
     incidents = incidents_of(reports_from_store(store), coreference=coreference)
-    triples: set[tuple] = set()  # a plain set: an rdflib Graph of a large archive's incidents takes gigabytes
-    for incident in incidents:
-        add_incident(triples, incident)
-    triples.add((INCIDENT_GRAPH, KGC.builtFrom, Literal(stamp)))
-    triples.add((INCIDENT_GRAPH, KGC.builtWith, Literal(built_with)))
-    for doc_id, version in versions.items():
-        triples.add((document_iri(doc_id), KGC.groupedVersion, Literal(version)))
-    store.replace_triples(INCIDENT_GRAPH, triples)
+    facts = [(KGC.builtFrom, Literal(stamp)), (KGC.builtWith, Literal(built_with))]
+    write_version(store, incidents_as_triples(incidents, versions), facts)
     return len(incidents), True
 
 
@@ -186,8 +182,9 @@ def incidents_for_reading(store: GraphStore) -> None:
 def grouped_versions(store: GraphStore, built_with: str) -> dict[str, str] | None:
     """The content hash of each document the incident graph grouped, by id, when the graph was built with
     ``built_with`` (``models_fingerprint``); None when it was built otherwise, or not at all."""
-    name = INCIDENT_GRAPH.n3()
-    if not store.query(f"ASK {{ GRAPH {name} {{ {name} <{KGC.builtWith}> {Literal(built_with).n3()} }} }}").askAnswer:
+    name = INCIDENTS_SLOT
+    built = f"ASK {{ GRAPH {name} {{ {name} <{KGC.builtWith}> {Literal(built_with).n3()} }} }}"
+    if not store.query(incident_sparql(store, built)).askAnswer:
         return None
     query = f"SELECT ?doc ?version WHERE {{ GRAPH {name} {{ ?doc <{KGC.groupedVersion}> ?version }} }}"
-    return {document_id(row.doc): str(row.version) for row in store.query(query)}
+    return {document_id(doc): version for doc, version in store.values(incident_sparql(store, query))}

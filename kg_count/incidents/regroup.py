@@ -27,13 +27,14 @@ from typing import TYPE_CHECKING, Iterable
 import numpy as np
 from rdflib import Literal, URIRef
 
-from kg_count.graph.document_graph import document_id, document_iri
+from kg_count.graph.document_graph import document_id
 from kg_count.graph.namespaces import GEO, KGC
 from kg_count.incidents.evidence import date_interval
 from kg_count.incidents.cluster import PairContext, ReportCluster, candidate_pair_array, pair_rows, text_rarities
 from kg_count.incidents.confidence import twin_features
 from kg_count.incidents.coreference_model import CoreferenceModel
-from kg_count.incidents.incident_graph import INCIDENT_GRAPH, SCORE_PREDICATES, add_incident, add_scores, incident_iri
+from kg_count.incidents.incident_graph import SCORE_PREDICATES, add_scores, incident_iri, incidents_as_triples
+from kg_count.incidents.incident_versions import current_version
 from kg_count.incidents.pair_features import rarity_edges
 from kg_count.incidents.reconcile import reconcile
 from kg_count.incidents.reports import Report, reports_from_store
@@ -57,9 +58,9 @@ class StoredIncident:
     twins: list[str]
 
 
-def stored_incidents(store: GraphStore) -> dict[str, StoredIncident]:
-    """The incidents of the store's incident graph, by id."""
-    graph = INCIDENT_GRAPH.n3()
+def stored_incidents(store: GraphStore, version: URIRef) -> dict[str, StoredIncident]:
+    """The incidents of the incident graph ``version``, by id."""
+    graph = version.n3()
     found: dict[str, StoredIncident] = {}
     facts = (
         f"SELECT ?id ?component ?date ?city ?family WHERE {{ GRAPH {graph} {{ ?i kgc:incidentId ?id ; "
@@ -153,9 +154,10 @@ def regroup_added(
     as the graph's fingerprint."""
     from kg_count.incidents.materialise import reconciled_incidents, scored
 
+    version = current_version(store)
     reports = reports_from_store(store)
     by_id = {r.doc_id: r for r in reports}
-    old = stored_incidents(store)
+    old = stored_incidents(store, version)
     component_of = {doc: incident.component for incident in old.values() for doc in incident.doc_ids}
     rarity = text_rarities(reports)
     components = touched_components(reports, added, component_of, rarity, coreference)
@@ -172,19 +174,15 @@ def regroup_added(
         for incident, twin in zip(kept, twins[len(fresh) :])
         if sorted(twin) != incident.twins
     ]
-    deleted = incident_triples(store, removed)
-    deleted += stored_triples(store, [(incident_iri(i.incident_id), p) for i in rescored for p in SCORE_PREDICATES])
-    deleted += stored_triples(store, [(INCIDENT_GRAPH, KGC.builtFrom)])
-    deleted += orphaned_coordinates(store, removed, [*fresh, *kept])
-    inserted: set[tuple] = set()  # add_incident only adds triples: a set does, without a Graph's upkeep
-    for incident in fresh:
-        add_incident(inserted, incident)
+    deleted = incident_triples(store, version, removed)
+    scores = [(incident_iri(i.incident_id), p) for i in rescored for p in SCORE_PREDICATES]
+    deleted += stored_triples(store, version, [*scores, (version, KGC.builtFrom)])
+    deleted += orphaned_coordinates(store, version, removed, [*fresh, *kept])
+    inserted = set(incidents_as_triples(fresh, {doc: versions[doc] for doc in added}))
     for incident in rescored:
         add_scores(inserted, incident_iri(incident.incident_id), incident)
-    for doc in sorted(added):
-        inserted.add((document_iri(doc), KGC.groupedVersion, Literal(versions[doc])))
-    inserted.add((INCIDENT_GRAPH, KGC.builtFrom, Literal(stamp)))
-    store.update_graph(INCIDENT_GRAPH, deleted, inserted)
+    inserted.add((version, KGC.builtFrom, Literal(stamp)))
+    store.update_graph(version, deleted, inserted)
 
 
 def rescore(incident: StoredIncident, reports: list[Report], twin: list[str]):
@@ -197,36 +195,37 @@ def rescore(incident: StoredIncident, reports: list[Report], twin: list[str]):
     return again
 
 
-def incident_triples(store: GraphStore, incident_ids: Iterable[str]) -> list[str]:
-    """Every triple of the incident graph about the incidents ``incident_ids``, their times and their people (as
-    N-Triples statements)."""
+def incident_triples(store: GraphStore, version: URIRef, incident_ids: Iterable[str]) -> list[str]:
+    """Every triple of the incident graph ``version`` about the incidents ``incident_ids``, their times and their
+    people (as N-Triples statements)."""
     nodes = " ".join(incident_iri(i).n3() for i in sorted(set(incident_ids)))
     if not nodes:
         return []
     query = (
-        f"SELECT ?s ?p ?o WHERE {{ GRAPH {INCIDENT_GRAPH.n3()} {{ VALUES ?i {{ {nodes} }} "
+        f"SELECT ?s ?p ?o WHERE {{ GRAPH {version.n3()} {{ VALUES ?i {{ {nodes} }} "
         "{ ?i ?p ?o BIND(?i AS ?s) } UNION { ?i sem:hasTime ?s . ?s ?p ?o } UNION { ?i sem:hasActor ?s . ?s ?p ?o } "
         "} }"
     )
     return store.statements(query)
 
 
-def stored_triples(store: GraphStore, subjects_and_predicates: list[tuple[URIRef, URIRef]]) -> list[str]:
-    """The incident graph's triples with each of the (subject, predicate) pairs given, as N-Triples statements."""
-    if not subjects_and_predicates:
+def stored_triples(store: GraphStore, version: URIRef, pairs: list[tuple[URIRef, URIRef]]) -> list[str]:
+    """The triples of the incident graph ``version`` with each of the (subject, predicate) pairs given, as N-Triples
+    statements."""
+    if not pairs:
         return []
-    pairs = " ".join(f"({s.n3()} {p.n3()})" for s, p in subjects_and_predicates)
-    query = f"SELECT ?s ?p ?o WHERE {{ VALUES (?s ?p) {{ {pairs} }} GRAPH {INCIDENT_GRAPH.n3()} {{ ?s ?p ?o }} }}"
+    rows = " ".join(f"({s.n3()} {p.n3()})" for s, p in pairs)
+    query = f"SELECT ?s ?p ?o WHERE {{ VALUES (?s ?p) {{ {rows} }} GRAPH {version.n3()} {{ ?s ?p ?o }} }}"
     return store.statements(query)
 
 
-def orphaned_coordinates(store: GraphStore, removed: set[str], remaining: list) -> list[str]:
+def orphaned_coordinates(store: GraphStore, version: URIRef, removed: set[str], remaining: list) -> list[str]:
     """The coordinate triples of the cities only ``removed`` incidents were in (none of ``remaining``)."""
     if not removed:
         return []
     nodes = " ".join(incident_iri(i).n3() for i in sorted(removed))
-    graph = INCIDENT_GRAPH.n3()
+    graph = version.n3()
     query = f"SELECT DISTINCT ?city WHERE {{ GRAPH {graph} {{ VALUES ?i {{ {nodes} }} ?i kgc:city ?city }} }}"
     still = {incident.city_iri for incident in remaining}
     cities = [URIRef(city) for (city,) in store.values(query) if city not in still]
-    return stored_triples(store, [(city, predicate) for city in cities for predicate in (GEO.lat, GEO.long)])
+    return stored_triples(store, version, [(city, predicate) for city in cities for predicate in (GEO.lat, GEO.long)])

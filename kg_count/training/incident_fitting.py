@@ -92,9 +92,10 @@ def label_candidates(candidates: Sequence[IncidentCandidate], gold: GoldAnswer) 
 def incident_evidence(store: GraphStore) -> dict[str, list[str]]:
     """The evidence features of every incident in the store's incident graph, by incident IRI."""
     from kg_count.graph.queries import read_query
+    from kg_count.incidents.incident_versions import incident_sparql
 
     evidence: dict[str, list[str]] = {}
-    for row in store.query(read_query("incident_evidence")):
+    for row in store.query(incident_sparql(store, read_query("incident_evidence"))):
         evidence.setdefault(str(row.incident), []).append(str(row.evidence))
     return {iri: sorted(features) for iri, features in evidence.items()}
 
