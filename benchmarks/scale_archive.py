@@ -14,13 +14,17 @@ measures, each in fresh processes:
 - answering latency (mean and 95th percentile) over questions made from the gold records in the
   task's shapes: an event type with a city or a state and a day, month or year, or with a victim's
   or suspect's name (``archive_questions``);
-- the yardstick: bare spaCy parsing of the same articles in one process.
+- the yardstick: bare spaCy parsing of the same articles in one process;
+- with ``--add N``, after each local build: ``kg-count build`` of the next N articles of the archive into
+  the built store (documents and incidents: an update) against building those N alone into a new store
+  (each with its titles encoded anew).
 
 Results are appended to OUT/results.jsonl as each run ends, so an interrupted benchmark keeps what it
 measured and skips it when restarted; OUT/scale-archive.md (a table) is written from them.
 
 Usage: python benchmarks/scale_archive.py --out DIR [--sizes 5000,20000,50000,100000]
-                                          [--runs local:2,local:1,dask:2] [--questions 300] [--report-only]
+                                          [--runs local:2,local:1,dask:2] [--questions 300] [--add 500]
+                                          [--report-only]
 """
 
 from __future__ import annotations
@@ -184,8 +188,41 @@ def build_phases(output: str) -> dict:
     }
 
 
-def measure_build(size: int, run: str, folder: Path, questions: Path, scratch: Path) -> dict:
-    """One build of the archive at ``folder`` the way ``run`` says, with its grouping quality and latency."""
+def later_articles(size: int, count: int, out: Path) -> Path:
+    """The ``count`` articles that follow the first ``size`` of the archive (rendered: the first ``size`` of a
+    larger rendering are the articles of ``size``), as OUT/added-SIZE-COUNT.jsonl."""
+    path = out / f"added-{size}-{count}.jsonl"
+    if not path.is_file():
+        earlier = set(gold_incidents(render(size, out)))
+        larger = render(size + count, out) / "articles.jsonl"
+        lines = [line for line in larger.read_text().splitlines() if json.loads(line)["doc_id"] not in earlier]
+        path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def measure_update(store: Path, vectors: Path, added: Path, workers: str, scratch: Path) -> dict:
+    """Seconds of adding the articles ``added`` to ``store`` (whose titles' vectors are in ``vectors``), and of
+    building them alone into a new store; the peak memory of the update."""
+    build = [str(BIN / "kg-count"), "build", "--docs", str(added), "--no-cache", "--workers", workers]
+    seconds, memory, _ = run_measured([*build, "--store", str(store)], {VECTOR_CACHE_ENV: str(vectors)})
+    alone, alone_vectors = scratch / "store-added-alone", scratch / "vectors-added-alone.sqlite"
+    shutil.rmtree(alone, ignore_errors=True)
+    alone_vectors.unlink(missing_ok=True)
+    alone_seconds = run_measured([*build, "--store", str(alone)], {VECTOR_CACHE_ENV: str(alone_vectors)})[0]
+    shutil.rmtree(alone, ignore_errors=True)
+    alone_vectors.unlink(missing_ok=True)
+    return {
+        "added": sum(1 for _ in added.open()),
+        "add_seconds": round(seconds, 1),
+        "add_alone_seconds": round(alone_seconds, 1),
+        "add_ratio": round(seconds / alone_seconds, 2),
+        "add_peak_mb": round(memory),
+    }
+
+
+def measure_build(size: int, run: str, folder: Path, questions: Path, scratch: Path, added: Path | None) -> dict:
+    """One build of the archive at ``folder`` the way ``run`` says, with its grouping quality and latency (and,
+    with ``added`` articles and local workers, the update that adds them: ``measure_update``)."""
     kind, workers = run.split(":")
     store = scratch / f"store-{size}-{kind}-{workers}"
     shutil.rmtree(store, ignore_errors=True)
@@ -223,6 +260,8 @@ def measure_build(size: int, run: str, folder: Path, questions: Path, scratch: P
         "answer_mean_ms": answer["mean_ms"],
         "answer_p95_ms": answer["p95_ms"],
     }
+    if added is not None and kind == "local":
+        result.update(measure_update(store, vectors, added, workers, scratch))
     shutil.rmtree(store, ignore_errors=True)
     vectors.unlink(missing_ok=True)
     return result
@@ -254,6 +293,15 @@ def report(results: list[dict], out: Path) -> None:
         )
     rows += ["", "| documents | bare spaCy s (1 process) |", "|---|---|"]
     rows += [f"| {n:,} | {s} |" for n, s in sorted(spacy.items())]
+    updates = sorted((r for r in results if "add_seconds" in r), key=lambda r: (r["kind"], r["documents"]))
+    if updates:
+        rows += ["", "| run | store of | articles added | update s | alone s | update / alone | update peak MB |"]
+        rows += ["|---|---|---|---|---|---|---|"]
+        rows += [
+            f"| {r['kind']} | {r['documents']:,} | {r['added']} | {r['add_seconds']} | {r['add_alone_seconds']} "
+            f"| {r['add_ratio']} | {r['add_peak_mb']} |"
+            for r in updates
+        ]
     (out / "scale-archive.md").write_text("\n".join(rows) + "\n")
     print("\n".join(rows))
 
@@ -265,6 +313,7 @@ def main() -> None:
     parser.add_argument("--runs", default="local:2,local:1,dask:2", help="local:W and dask:W, comma-separated")
     parser.add_argument("--questions", type=int, default=300, help="questions made from the gold records")
     parser.add_argument("--spacy", action=argparse.BooleanOptionalAction, default=True, help="bare spaCy yardstick")
+    parser.add_argument("--add", type=int, default=0, help="articles added to each local build (an update)")
     parser.add_argument("--report-only", action="store_true", help="only write the table")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -280,11 +329,12 @@ def main() -> None:
                 records = archive_records(set(gold_incidents(folder).values()))
                 questions.write_text(json.dumps(archive_questions(records, args.questions), indent=1))
             runs = [*args.runs.split(","), *(["spacy"] if args.spacy else [])]
+            added = later_articles(size, args.add, args.out) if args.add else None
             for run in (r for r in runs if (r, size) not in done):
                 result = (
                     measure_spacy(size, folder)
                     if run == "spacy"
-                    else measure_build(size, run, folder, questions, scratch)
+                    else measure_build(size, run, folder, questions, scratch, added)
                 )
                 append_result(results_path, results, result)
         shutil.rmtree(scratch, ignore_errors=True)
