@@ -358,6 +358,7 @@ def run_sparql(args: argparse.Namespace) -> int:
     """``kg-count sparql``: run a read-only query over the store and print its results."""
     from kg_count.graph.results import calls_service, format_results
     from kg_count.graph.store import GraphStore
+    from kg_count.incidents.incident_versions import INCIDENTS_SLOT, incident_sparql
 
     if (args.query is None) == (args.file is None):
         raise UsageError("give a query or --file, not both")
@@ -367,6 +368,8 @@ def run_sparql(args: argparse.Namespace) -> int:
     if calls_service(text) and not args.allow_service:
         raise UsageError("the query calls another endpoint with SERVICE; give --allow-service to let it")
     with GraphStore(args.store, create=False) as store:
+        if INCIDENTS_SLOT in text:
+            text = incident_sparql(store, text)
         try:
             result = store.query(text)
         except Exception as error:  # pyparsing / oxigraph syntax errors have no common base class

@@ -49,7 +49,7 @@ def test_a_query_without_the_slot_is_refused(store):
         incident_sparql(store, "SELECT * WHERE { ?s kgc:incidentId ?id }")
 
 
-def test_readers_read_the_version_written_last_whole(store):
+def test_readers_read_the_version_written_last_whole_and_an_embedded_store_keeps_no_other(store):
     first = write_version(store, triples(10, "a"), [(KGC.builtFrom, Literal("one"))])
     assert first == INCIDENT_VERSION["1"] and current_version(store) == first
     assert current_triples(store) == {
@@ -62,16 +62,27 @@ def test_readers_read_the_version_written_last_whole(store):
     query = "SELECT ?id WHERE { GRAPH %INCIDENTS% { ?i kgc:incidentId ?id } }"
     ids = {row[0] for row in store.values(incident_sparql(store, query))}
     assert ids == {"b0", "b1", "b2", "b3"}
-    assert set(stored_versions(store)) == {first, second}  # the previous one is kept for readers that found it
+    assert stored_versions(store) == [second] and graph_size(store, first) == 0
 
 
-def test_the_next_full_write_drops_the_previous_version_and_what_a_cut_short_write_left(store):
+def test_a_server_keeps_the_version_before_until_the_next_full_write(oxigraph_server, tmp_path, monkeypatch):
+    settings_file = tmp_path / "settings.toml"
+    settings_file.write_text("[batch]\nincident_write_chunk = 3\n")
+    monkeypatch.setenv(SETTINGS_ENV, str(settings_file))
+    with GraphStore(oxigraph_server) as server:
+        first = write_version(server, triples(5, "a"))
+        second = write_version(server, triples(5, "b"))
+        assert set(stored_versions(server)) == {first, second}  # a reader elsewhere may have just found the first
+        third = write_version(server, triples(5, "c"))
+        assert set(stored_versions(server)) == {second, third} and graph_size(server, first) == 0
+
+
+def test_the_next_full_write_drops_what_a_cut_short_write_left_and_the_single_graph_layout(store):
     write_version(store, triples(5, "a"))
-    write_version(store, triples(5, "b"))
     left = INCIDENT_VERSION["9"]  # a write cut short: its graph, no pointer to it
     store.update_graph(left, [], [(left, RDF.type, KGC.IncidentGraph), *triples(7, "x")])
     store.update_graph(INCIDENT_GRAPH, [], triples(8, "legacy"))  # what the single-graph layout kept there
-    third = write_version(store, triples(5, "c"))
-    assert set(stored_versions(store)) == {INCIDENT_VERSION["2"], third}
-    assert graph_size(store, INCIDENT_VERSION["1"]) == 0 and graph_size(store, INCIDENT_VERSION["9"]) == 0
+    second = write_version(store, triples(5, "c"))
+    assert stored_versions(store) == [second]
+    assert graph_size(store, left) == 0
     assert graph_size(store, INCIDENT_GRAPH) == 1  # the pointer alone

@@ -4,10 +4,11 @@ A grouping of the whole store writes its incident graph anew under the next vers
 (``http://kg-count.org/incidents/version/N``), in transactions of ``[batch] incident_write_chunk`` triples
 (one transaction for a large archive's incidents held gigabytes), and then switches readers to it in one small
 update: the pointer ``<http://kg-count.org/incidents> kgc:currentGraph <version>`` in the index graph
-``INCIDENT_GRAPH``. A write cut short leaves a partial version no pointer names, which the next full write
-drops with the version before the current one (kept until then, so a reader that found the previous version
-just before the switch still reads it whole). Regrouping after added documents changes the current version
-in place, in one update.
+``INCIDENT_GRAPH``. The version before is then dropped, in chunks, from an embedded store (which one process
+holds at a time); a SPARQL server keeps it until the next full write, so that a reader in another process
+that found it just before the switch still reads it whole. A write cut short leaves a partial version no
+pointer names, which the next full write drops. Regrouping after added documents changes the current
+version in place, in one update.
 
 Queries name the incident graph by the slot ``%INCIDENTS%`` (``GRAPH %INCIDENTS% { ... }``), which
 ``incident_sparql`` fills with the current version: a query that forgets it does not parse.
@@ -60,8 +61,9 @@ def stored_versions(store: GraphStore) -> list[URIRef]:
 def write_version(store: GraphStore, triples: Iterable[tuple], facts: Iterable[tuple] = ()) -> URIRef:
     """Write a new incident version holding ``triples`` (rdflib triples, in transactions of ``[batch]
     incident_write_chunk``) and the (predicate, object) ``facts`` about the version itself, then point readers
-    at it in one update; return its name. First drops the versions no reader can still be reading (all but the
-    current) and what a store of the single-graph layout kept in the index."""
+    at it in one update and, in an embedded store, drop the version before; return its name. First drops the
+    versions no reader can still be reading (all but the current) and what a store of the single-graph layout
+    kept in the index."""
     current = current_version(store)
     for name in stored_versions(store):
         if name != current:
@@ -77,6 +79,8 @@ def write_version(store: GraphStore, triples: Iterable[tuple], facts: Iterable[t
     pointer = [(INCIDENT_GRAPH, KGC.currentGraph, version)]
     before = [] if current is None else [f"{INCIDENT_GRAPH.n3()} <{KGC.currentGraph}> {current.n3()} ."]
     store.update_graph(INCIDENT_GRAPH, before, pointer)
+    if current is not None and not store.remote:  # no other process reads an embedded store
+        store.delete_in_chunks(current)
     store.flush()
     return version
 

@@ -7,7 +7,8 @@ on its two reports and on how rare the words they share are, which changes only 
 document frequency moved across one of the features' edges (``word_rarity``). So new documents touch:
 
 1. the components their reports link to (their pairs at or above the merge threshold);
-2. the components of the reports that hold a word whose rarity the new documents moved;
+2. the components holding a pair of reports that share a word whose rarity the new documents moved, where
+   that changed the pair's features (or now links two components);
 3. the twin features (``confidence.twin_features``) of incidents of the same kind in the same city.
 
 The incidents of 1 and 2 are grouped again with the new reports; those of 3 get their evidence and
@@ -97,15 +98,19 @@ def touched_components(
     before = text_rarities([r for r in reports if r.doc_id not in added])
     title_edges, lead_edges = rarity_edges()
     moved_titles, moved_leads = rarity[0].moved(before[0], title_edges), rarity[1].moved(before[1], lead_edges)
-    holders = [
-        r
-        for r in reports
-        if r.doc_id not in added and (content_words(r.title) & moved_titles or content_words(r.lead) & moved_leads)
-    ]
+    holders, title_moved, lead_moved = [], [], []
+    for r in reports:
+        title_words, lead_words = content_words(r.title) & moved_titles, content_words(r.lead) & moved_leads
+        if r.doc_id not in added and (title_words or lead_words):
+            holders.append(r)
+            title_moved.append(title_words)
+            lead_moved.append(lead_words)
     now = PairContext.of(holders, rarity)
     earlier = replace(now, rarity=before[0], lead_rarity=before[1])
     either = np.concatenate([candidate_pair_array(holders, rarity[0]), candidate_pair_array(holders, before[0])])
     for i, j in pair_rows(np.unique(either, axis=0)):
+        if not (title_moved[i] & title_moved[j] or lead_moved[i] & lead_moved[j]):
+            continue  # a pair's features and conflicts read word rarities only through the words it shares
         a, b = holders[i].doc_id, holders[j].doc_id
         features = now.features(i, j)
         if component_of[a] == component_of[b]:
