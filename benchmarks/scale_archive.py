@@ -195,8 +195,9 @@ def later_articles(size: int, count: int, out: Path) -> Path:
     if not path.is_file():
         earlier = set(gold_incidents(render(size, out)))
         larger = render(size + count, out) / "articles.jsonl"
-        lines = [line for line in larger.read_text().splitlines() if json.loads(line)["doc_id"] not in earlier]
-        path.write_text("\n".join(lines) + "\n")
+        with larger.open(encoding="utf-8") as lines:  # not splitlines: texts hold U+2028, which it splits at
+            later = [line for line in lines if json.loads(line)["doc_id"] not in earlier]
+        path.write_text("".join(later), encoding="utf-8")
     return path
 
 
