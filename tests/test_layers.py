@@ -5,7 +5,18 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "kg_count"
-BOTTOM = {"task", "errors", "settings", "settings_doc", "progress", "interrupts", "geography", "resources", "__init__"}
+BOTTOM = {
+    "task",
+    "errors",
+    "settings",
+    "settings_doc",
+    "progress",
+    "interrupts",
+    "geography",
+    "memory",
+    "resources",
+    "__init__",
+}
 BELOW = {
     "bottom": set(),
     "io": {"bottom"},
