@@ -1,10 +1,12 @@
 """Cross-validated TORQUE, ESTER and MATRES scores of the QA bridge (no passage both trained on and scored).
 
-Passages (TORQUE, ESTER) and documents (TimeBank) are split into folds by a hash of their id; for
-each fold the four scorers are trained on the other folds (``kg-count train qa``'s data and
-procedure) and that fold's questions answered and MATRES pairs ordered. Writes OUT/torque_cv.json,
-OUT/ester_cv.json, OUT/ester_test_cv.json (predictions) and OUT/scores.json, and prints the scores
-by kind and type. TORQUE's per-kind decision thresholds are chosen, for each fold, on the other
+Passages are split into folds by a hash of their source document (TORQUE: the news document a passage
+was cut from; ESTER: the passage; TimeBank: the document); for each fold the four scorers are trained on
+the other folds (``kg-count train qa``'s data and procedure, silver TORQUE questions included unless
+``--no-silver``) and that fold's questions answered and MATRES pairs ordered. Writes the predictions
+(OUT/torque_cv.json, OUT/ester_cv.json, OUT/ester_test_cv.json), every question's held-out candidates
+with their confidences (OUT/torque_cv_candidates.json, OUT/ester_cv_candidates.json) and OUT/scores.json,
+and prints the scores by kind and type. TORQUE's per-kind decision thresholds are chosen, for each fold, on the other
 folds' held-out confidences (kg_count.qa.learned.thresholds; OUT/torque_cv_nested_thresholds.json); the
 thresholds chosen on all folds are printed for the [qa_training] settings. ESTER's answer ranker
 (kg_count.qa.learned.answer_ranking) is likewise fitted, for each fold, on the other folds' held-out
@@ -25,9 +27,10 @@ from pathlib import Path
 
 from kg_count.io.atomic import write_json_atomic
 from kg_count.qa.datasets.commands import format_scores, torque_question_kind
-from kg_count.qa.inputs.readers import read_ester, read_torque, read_torque_clusters
+from kg_count.qa.inputs.readers import read_ester, read_torque_files, torque_clusters_beside
 from kg_count.qa.datasets.scoring import ester_scores, torque_scores
-from kg_count.training.train_command import qa_training_files
+from kg_count.settings import settings
+from kg_count.training.train_command import qa_silver_questions, qa_training_files
 from kg_count.qa.learned.training import (
     collect,
     cross_validate,
@@ -39,7 +42,7 @@ from kg_count.qa.learned.training import (
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def latency(torque_path: Path, ester_path: Path) -> dict:
+def latency(torque_paths: list[Path], ester_path: Path) -> dict:
     """Wall and CPU seconds answering whole files with the shipped models (a fresh passage cache)."""
     from kg_count.qa.datasets import ester, torque
     from kg_count.learning.encoder import load_encoder
@@ -49,7 +52,7 @@ def latency(torque_path: Path, ester_path: Path) -> dict:
     load_encoder()
     result = {}
     for name, questions, answer in (
-        ("torque", read_torque(torque_path), torque.answer_torque),
+        ("torque", read_torque_files(torque_paths), torque.answer_torque),
         ("ester", read_ester(ester_path), ester.answer_ester),
     ):
         started, cpu = time.perf_counter(), time.process_time()
@@ -64,18 +67,48 @@ def latency(torque_path: Path, ester_path: Path) -> dict:
     return result
 
 
+def candidates_as_json(candidates: dict) -> dict:
+    """``{passageID: {question: {asked, scorer, rows} | None}}``: every TORQUE question's held-out candidates
+    with their confidences, for studying the answer decision."""
+    return {
+        pid: {
+            q: None
+            if c is None
+            else {"asked": c.asked, "scorer": c.scorer, "rows": c.rows, "anchor": c.anchor_begin, "events": c.events}
+            for q, c in by_q.items()
+        }
+        for pid, by_q in candidates.items()
+    }
+
+
+def ester_candidates_as_json(candidates: dict) -> dict:
+    """``{index: {relation, anchor, rows: [[begin, end, phrase, confidence], ...]} | None}``: every ESTER
+    question's held-out candidates, for studying the ranking."""
+    return {
+        index: None
+        if c is None
+        else {
+            "relation": c.relation,
+            "anchor": c.anchor_begin,
+            "rows": [[x.begin, x.end, x.phrase, x.confidence] for x in c.candidates],
+        }
+        for index, c in candidates.items()
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--out", type=Path, default=Path("out/qa"))
     parser.add_argument("--latency", action="store_true", help="only measure per-question latency")
+    parser.add_argument("--no-silver", action="store_true", help="train without the silver TORQUE questions")
     args = parser.parse_args()
-    torque_path, ester_train, timebank = qa_training_files(args.data)
+    torque_paths, ester_train, timebank = qa_training_files(args.data)
     original = args.data / "ester" / "final_train_ans_gen_500original.json"
     test = args.data / "ester" / "final_test_ans_gen.json"
     if args.latency:
-        timings = latency(torque_path, original)
+        timings = latency(torque_paths, original)
         write_json_atomic(args.out / "latency.json", timings)
         for name, row in timings.items():
             print(
@@ -84,16 +117,22 @@ def main() -> None:
             )
         return
     started = time.perf_counter()
-    data = collect(torque_path, ester_train, timebank)
-    torque_questions = read_torque(torque_path)
+    silver = None if args.no_silver else qa_silver_questions(timebank)
+    data = collect(torque_paths, ester_train, timebank, silver, settings().qa_training.silver_weight)
+    torque_questions = read_torque_files(torque_paths)
     ester_questions = {path: read_ester(path) for path in (original, test)}
     result = cross_validate(data, torque_questions, ester_questions, args.folds)
     write_json_atomic(args.out / "torque_cv.json", result["torque"])
+    write_json_atomic(args.out / "torque_cv_candidates.json", candidates_as_json(result["torque_candidates"]))
+    write_json_atomic(
+        args.out / "ester_cv_candidates.json",
+        {path.name: ester_candidates_as_json(result["ester_candidates"][path]) for path in ester_questions},
+    )
     ester_nested, ranker = nested_ranker_predictions(ester_questions, result["ester_candidates"], args.folds)
     write_json_atomic(args.out / "ester_cv.json", ester_nested[original])
     write_json_atomic(args.out / "ester_test_cv.json", ester_nested[test])
     ranker.save(args.out / "answer_ranker.json")
-    clusters = read_torque_clusters(args.data / "torque" / "dev-part_question_clustering.json")
+    clusters = torque_clusters_beside(torque_paths)
     nested, thresholds = nested_threshold_predictions(torque_questions, result["torque_candidates"], args.folds)
     write_json_atomic(args.out / "torque_cv_nested_thresholds.json", nested)
     scores = {
@@ -107,8 +146,10 @@ def main() -> None:
         "matres": matres_f1(result["matres"]),
     }
     write_json_atomic(args.out / "scores.json", scores)
-    print(f"{args.folds}-fold cross-validation by passage / document, {time.perf_counter() - started:.0f} s\n")
-    print("TORQUE dev-part, thresholds chosen on the other folds\n" + format_scores("torque", scores["torque"]))
+    seconds = time.perf_counter() - started
+    print(f"{args.folds}-fold CV by source document (TORQUE, TimeBank), passage (ESTER): {seconds:.0f} s\n")
+    print("TORQUE dev-part and dev-part2, thresholds chosen on the other folds")
+    print(format_scores("torque", scores["torque"]))
     fixed = scores["torque_thresholds_0.5"]
     print(f"with every threshold 0.5: F1 {fixed['f1']:.2f}, EM {fixed['em']:.2f}, C {fixed['c']:.2f}")
     print("thresholds chosen on all folds (what kg-count train qa ships):", thresholds)

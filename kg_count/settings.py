@@ -133,6 +133,8 @@ class QATrainingSettings:
     semantic_vector_l2: float
     torque_trigger_threshold: float
     ester_trigger_threshold: float
+    silver_window_sentences: int
+    silver_weight: float
 
 
 @dataclass(frozen=True)

@@ -33,12 +33,13 @@ def logit(probability: float, floor: float = 1e-9) -> float:
 @dataclass
 class Example:
     """One training example: active feature names, the row of its vector in the vectors matrix
-    (-1: none), the dense blocks that read it, and the label."""
+    (-1: none), the dense blocks that read it, the label, and how much its log loss weighs."""
 
     features: Sequence[str]
     label: int
     row: int = -1
     blocks: tuple[str, ...] = ()
+    weight: float = 1.0
 
 
 @dataclass
@@ -184,14 +185,15 @@ def train(
     dense_l2: float = 10.0,
     max_iterations: int | None = None,
 ) -> LinearModel:
-    """Fit a model on ``Example``s (or ``(features, label)`` pairs); features seen fewer than
-    ``min_count`` times are dropped. ``vectors`` holds the rows examples point to; each block gets
-    its own weight vector, fitted with penalty ``dense_l2`` on standardised vectors."""
+    """Fit a model on ``Example``s (or ``(features, label)`` pairs), each example's log loss weighted by its
+    ``weight``; features seen fewer than ``min_count`` times are dropped. ``vectors`` holds the rows examples
+    point to; each block gets its own weight vector, fitted with penalty ``dense_l2`` on standardised vectors."""
     from scipy.optimize import minimize
 
     examples = [e if isinstance(e, Example) else Example(e[0], e[1]) for e in examples]
     column, x = _sparse_design(examples, min_count)
     y = np.array([e.label for e in examples], dtype=float)
+    weight = np.array([e.weight for e in examples], dtype=float)
     block_names = sorted({b for e in examples for b in e.blocks}) if vectors is not None else []
     dimension = vectors.shape[1] if block_names else 0
     if block_names:
@@ -208,8 +210,8 @@ def train(
             z = z + np.asarray(member.multiply(scores[row_of]).sum(axis=1)).ravel()
             value += 0.5 * dense_l2 * np.sum(dense * dense)
         p = 1.0 / (1.0 + np.exp(-np.clip(z, -35, 35)))
-        value += np.sum(np.logaddexp(0, z) - y * z)
-        g = p - y
+        value += np.sum(weight * (np.logaddexp(0, z) - y * z))
+        g = weight * (p - y)
         gradient = [x.T @ g + l2 * w]
         if block_names:
             per_vector = (to_vector @ member.multiply(g[:, None]).tocsr()).toarray()  # (vectors, blocks)

@@ -159,20 +159,32 @@ def train_person_status(place: TrainingPlace) -> Path:
     return save_shipped_model("person_status", model, place.models_dir, data, chosen)
 
 
-def qa_training_files(data: Path) -> tuple[Path, list[Path], Path]:
-    """(TORQUE file, ESTER training files, TimeBank folder) under the shared data folder."""
+TORQUE_FILES = ("dev-part.json", "dev-part2.json")
+
+
+def qa_training_files(data: Path) -> tuple[list[Path], list[Path], Path]:
+    """(TORQUE files, ESTER training files, TimeBank folder) under the shared data folder."""
     return (
-        data / "torque" / "dev-part.json",
+        [data / "torque" / name for name in TORQUE_FILES],
         [data / "ester" / "final_train_ans_gen_500completed.json", data / "ester" / "final_test_ans_gen.json"],
         data / "timebank",
     )
+
+
+def qa_silver_questions(timebank: Path) -> dict:
+    """The silver TORQUE passages of the TimeML documents under ``timebank``, in windows of the
+    ``[qa_training] silver_window_sentences`` setting (kg_count.qa.learned.silver_questions)."""
+    from kg_count.qa.learned.silver_questions import silver_torque
+    from kg_count.settings import settings
+
+    return silver_torque(timebank, settings().qa_training.silver_window_sentences)
 
 
 def train_qa(place: TrainingPlace) -> Path:
     """Fit the four passage scorers on all the QA training data, with TORQUE's decision thresholds and the ESTER
     answer ranker chosen on the candidates of 5-fold cross-validation by passage (scores of thresholds and
     ranker chosen without the scored fold in the manifest)."""
-    from kg_count.qa.inputs.readers import read_ester, read_torque, read_torque_clusters
+    from kg_count.qa.inputs.readers import read_ester, read_torque_files, torque_clusters_beside
     from kg_count.qa.datasets.scoring import ester_scores, torque_scores
     from kg_count.qa.learned.training import (
         collect,
@@ -182,17 +194,19 @@ def train_qa(place: TrainingPlace) -> Path:
         nested_threshold_predictions,
         train_models,
     )
+    from kg_count.settings import settings
 
-    torque_path, ester_paths, timebank = qa_training_files(place.data)
+    torque_paths, ester_paths, timebank = qa_training_files(place.data)
     original = place.data / "ester" / "final_train_ans_gen_500original.json"
-    _require_files(torque_path, *ester_paths, timebank, original)
+    _require_files(*torque_paths, *ester_paths, timebank, original)
+    status("making silver TORQUE questions from TimeBank and MATRES")
+    silver = qa_silver_questions(timebank)
     status("reading the QA training passages")
-    training = collect(torque_path, ester_paths, timebank)
-    torque_questions = read_torque(torque_path)
-    clusters_path = torque_path.with_name("dev-part_question_clustering.json")
-    clusters = read_torque_clusters(clusters_path) if clusters_path.exists() else None
+    training = collect(torque_paths, ester_paths, timebank, silver, settings().qa_training.silver_weight)
+    torque_questions = read_torque_files(torque_paths)
+    clusters = torque_clusters_beside(torque_paths) or None
     ester_questions = {path: read_ester(path) for path in (original, ester_paths[1])}
-    status("cross-validating the QA models by passage (5 folds)")
+    status("cross-validating the QA models by source document (5 folds)")
     folds = cross_validate(training, torque_questions, ester_questions)
     nested, ranker = nested_ranker_predictions(ester_questions, folds["ester_candidates"], 5)
     torque_nested, thresholds = nested_threshold_predictions(torque_questions, folds["torque_candidates"], 5)
@@ -204,7 +218,7 @@ def train_qa(place: TrainingPlace) -> Path:
     }
     status("fitting the QA models on every passage")
     models = train_models(training, torque_thresholds=thresholds)
-    data = {"qa": data_sha256(torque_path, *ester_paths, original, timebank)}
+    data = {"qa": data_sha256(*torque_paths, *ester_paths, original, timebank)}
     for name in ("triggers", "temporal", "status", "semantic"):
         save_shipped_model(f"qa_{name}", getattr(models, name), place.models_dir, data, {"cross_validated": scores})
     return save_shipped_model("qa_answer_ranker", ranker, place.models_dir, data, {"cross_validated": scores["ester"]})

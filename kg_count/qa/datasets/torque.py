@@ -44,11 +44,14 @@ def question_anchor(analysis: AnalysedPassage, parsed: TemporalQuestion) -> Pass
 @dataclass(frozen=True)
 class Candidates:
     """The events that may answer a TORQUE question: what it asks (a relation to its anchor or a
-    status), which scorer's threshold decides, and ``(begin, end, confidence)`` rows, best first."""
+    status), which scorer's threshold decides, ``(begin, end, confidence)`` rows, best first, where its
+    anchor's trigger begins (-1 for a status question) and how many events the passage has."""
 
     asked: str
     scorer: str
     rows: tuple[tuple[int, int, float], ...] = ()
+    anchor_begin: int = -1
+    events: int = 0
 
     def spans(self, threshold: float) -> list[tuple[int, int]]:
         """The trigger spans whose confidence reaches ``threshold``, in text order."""
@@ -62,14 +65,22 @@ def torque_candidates(analysis: AnalysedPassage, question: str) -> Candidates | 
     parsed = parse_temporal_question(question)
     if parsed.default:
         rows = analysis.graph.with_status(parsed.default, 0.0)
-        return Candidates(parsed.default, "status", tuple((r.begin, r.end, r.confidence) for r in rows))
+        return Candidates(
+            parsed.default, "status", tuple((r.begin, r.end, r.confidence) for r in rows), -1, len(analysis.events)
+        )
     anchor = question_anchor(analysis, parsed)
     relation = QUESTION_RELATIONS.get(parsed.relation)
     if anchor is None or relation is None:
         return None
     rows = analysis.graph.related(anchor, relation, 0.0)
     fitting = [r for r in rows if fits_modality(analysis.event_at[r.begin], parsed.modality)]
-    return Candidates(relation, "temporal", tuple((r.begin, r.end, r.confidence) for r in fitting))
+    return Candidates(
+        relation,
+        "temporal",
+        tuple((r.begin, r.end, r.confidence) for r in fitting),
+        anchor.start,
+        len(analysis.events),
+    )
 
 
 def asked_threshold(candidates: Candidates, models: QAModels) -> float:
@@ -111,16 +122,25 @@ def majority_spans(question: TorqueQuestion) -> set[tuple[int, int]]:
     return {span for span, n in counts.items() if n * 2 > len(question.answers)}
 
 
-def training_examples(analysis: AnalysedPassage, questions: Iterable[TorqueQuestion]) -> Iterator[tuple]:
+def training_examples(
+    analysis: AnalysedPassage, questions: Iterable[TorqueQuestion], judged: dict | None = None
+) -> Iterator[tuple]:
     """("temporal"|"status", features, label, vector, blocks) for each event of ``analysis`` (the
     passage with its annotated events) and each of its questions with gold answers: is the event a
-    majority answer? ``vector`` is the encoder's view of the event (status) or pair (temporal)."""
+    majority answer? ``vector`` is the encoder's view of the event (status) or pair (temporal). With
+    ``judged`` (``{question: {(start, end)}}``, silver questions), only the events a question's answer was
+    judged over give examples."""
     vectors = analysis.vectors
     for q in questions:
         gold = majority_spans(q)
+        if judged is not None:
+            over = judged.get(q.question, set())
+            events = [e for e in analysis.events if (e.start, e.end) in over]
+        else:
+            events = analysis.events
         parsed = parse_temporal_question(q.question)
         if parsed.default:
-            for event in analysis.events:
+            for event in events:
                 yield (
                     "status",
                     status_features(event, parsed.default),
@@ -133,7 +153,7 @@ def training_examples(analysis: AnalysedPassage, questions: Iterable[TorqueQuest
         anchor = question_anchor(analysis, parsed)
         if relation is None or anchor is None:
             continue
-        for event in analysis.events:
+        for event in events:
             if event is not anchor:
                 yield (
                     "temporal",

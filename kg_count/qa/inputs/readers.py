@@ -10,6 +10,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 from kg_count.errors import InputError
 from kg_count.io.atomic import read_json
@@ -71,7 +72,12 @@ def read_torque(path: str | Path) -> list[TorqueQuestion]:
     without them gives questions with no answers.
     """
     path = Path(path)
-    data = read_json(path)
+    return torque_questions(read_json(path), path)
+
+
+def torque_questions(data: object, path: Path) -> list[TorqueQuestion]:
+    """The questions of TORQUE passages already read (``data``, as a TORQUE file holds them); InputError
+    naming ``path`` and the passage or question when they do not have that shape."""
     if not isinstance(data, dict):
         raise InputError("expected a JSON object of passages", path)
     questions = []
@@ -116,6 +122,22 @@ def read_torque_clusters(path: str | Path) -> dict[str, list[list[str]]]:
         pid: [list(q) for q in (groups.values() if isinstance(groups, dict) else groups)]
         for pid, groups in data.items()
     }
+
+
+def read_torque_files(paths: Iterable[str | Path]) -> list[TorqueQuestion]:
+    """The questions of several TORQUE files, in file order."""
+    return [question for path in paths for question in read_torque(path)]
+
+
+def torque_clusters_beside(paths: Iterable[str | Path]) -> dict[str, list[list[str]]]:
+    """The contrast groups of several TORQUE files, each read from ``<stem>_question_clustering.json`` beside
+    it (a file without one contributes none)."""
+    clusters: dict[str, list[list[str]]] = {}
+    for path in map(Path, paths):
+        beside = path.with_name(f"{path.stem}_question_clustering.json")
+        if beside.exists():
+            clusters.update(read_torque_clusters(beside))
+    return clusters
 
 
 def _string_list(entry: dict, key: str, path: Path, item: str) -> list[str]:

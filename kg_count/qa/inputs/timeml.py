@@ -1,7 +1,8 @@
 """Reader for TimeML documents (TimeBank, AQUAINT, TE3-Platinum) and their MATRES temporal relations.
 
-A document gives its text (the ``<TEXT>`` element without tags), its events (character offsets,
-``eid``, and through ``MAKEINSTANCE`` the ``eiid``, tense, aspect and polarity) and its DCT.
+A document gives its text (the ``<TEXT>`` element without tags) and its events (character offsets,
+``eid`` and class, through ``MAKEINSTANCE`` the ``eiid``, tense, aspect, polarity and modality, and through
+the ``TLINK``s to the document creation time each event's relation to it).
 MATRES lines are ``docid<TAB>verb1<TAB>verb2<TAB>eiid1<TAB>eiid2<TAB>relation`` (eiids without
 the ``ei`` prefix). Used for training and measuring only, never at answering time.
 """
@@ -15,6 +16,17 @@ from pathlib import Path
 from kg_count.errors import InputError
 
 MATRES_RELATIONS = ("BEFORE", "AFTER", "EQUAL", "VAGUE")
+INVERSE_TLINK = {
+    "BEFORE": "AFTER",
+    "IBEFORE": "IAFTER",
+    "INCLUDES": "IS_INCLUDED",
+    "BEGINS": "BEGUN_BY",
+    "ENDS": "ENDED_BY",
+    "DURING": "DURING_INV",
+    "SIMULTANEOUS": "SIMULTANEOUS",
+    "IDENTITY": "IDENTITY",
+}
+INVERSE_TLINK.update({v: k for k, v in INVERSE_TLINK.items()})
 
 
 @dataclass(frozen=True)
@@ -29,6 +41,9 @@ class TimemlEvent:
     tense: str = "NONE"
     aspect: str = "NONE"
     polarity: str = "POS"
+    event_class: str = ""
+    modality: str = ""
+    dct_relation: str = ""
 
 
 @dataclass(frozen=True)
@@ -42,6 +57,26 @@ class TimemlDocument:
 
 def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
+
+
+def _relations_to_dct(root) -> dict[str, str]:
+    """``{eiid: relation}``: each event instance's TLINK relation to the document creation time, read from
+    either side of the link (``ei1 BEFORE t0``, or ``t0 AFTER ei1`` inverted)."""
+    dct = {
+        e.get("tid")
+        for e in root.iter()
+        if _local(e.tag) == "TIMEX3" and e.get("functionInDocument") == "CREATION_TIME"
+    }
+    found = {}
+    for link in root.iter():
+        if _local(link.tag) != "TLINK" or not link.get("relType"):
+            continue
+        relation = link.get("relType")
+        if link.get("eventInstanceID") and link.get("relatedToTime") in dct:
+            found[link.get("eventInstanceID")] = relation
+        elif link.get("timeID") in dct and link.get("relatedToEventInstance"):
+            found[link.get("relatedToEventInstance")] = INVERSE_TLINK.get(relation, relation)
+    return found
 
 
 def read_timeml(path: str | Path) -> TimemlDocument:
@@ -69,6 +104,8 @@ def read_timeml(path: str | Path) -> TimemlDocument:
     walk(text_element)
     text = "".join(parts)
     instances = {e.get("eventID"): e for e in root.iter() if _local(e.tag) == "MAKEINSTANCE"}
+    classes = {e.get("eid"): e.get("class", "") for e in root.iter() if _local(e.tag) == "EVENT"}
+    to_dct = _relations_to_dct(root)
     events = []
     for eid, (start, end) in sorted(spans.items(), key=lambda item: item[1]):
         instance = instances.get(eid)
@@ -84,6 +121,9 @@ def read_timeml(path: str | Path) -> TimemlDocument:
                 instance.get("tense", "NONE"),
                 instance.get("aspect", "NONE"),
                 instance.get("polarity", "POS"),
+                classes.get(eid, ""),
+                instance.get("modality", ""),
+                to_dct.get(instance.get("eiid", ""), ""),
             )
         )
     doc_id = next((e.text.strip() for e in root.iter() if _local(e.tag) == "DOCID" and e.text), path.stem)

@@ -11,13 +11,15 @@ triggers are training data; at answering time events come from the trigger score
 - status: the TORQUE warm-up questions;
 - semantic: ESTER train answers and the released test file's answer triggers.
 
-Folds split by passage (TORQUE, ESTER) or document (TimeBank), so no passage is both trained on
-and scored.
+Folds split by source document (a TORQUE passage's ``docid``, shared by the passages cut from one news
+document), ESTER passage or TimeBank document, so no passage, nor another passage of its document, is both
+trained on and scored.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
@@ -27,28 +29,38 @@ import numpy as np
 from kg_count.io.atomic import read_json
 from kg_count.progress import progress
 from kg_count.learning.linear_model import Example
-from kg_count.qa.inputs.readers import parse_offsets, read_ester, read_torque
+from kg_count.qa.inputs.readers import parse_offsets, read_ester, torque_questions
 
 if TYPE_CHECKING:
     from kg_count.qa.learned.answer_ranking import AnswerRanker
 
+_TORQUE_PASSAGE = re.compile(r"^docid_(.+)_sentid_\d+$")
 MATRES_LABELS = {"BEFORE": "before", "AFTER": "after", "EQUAL": "overlaps"}
 INVERSE = {"before": "after", "after": "before", "overlaps": "overlaps"}
 
 
+def source_document(passage_id: str) -> str:
+    """The source document of a passage: a TORQUE ``docid_X_sentid_N`` id gives ``X``; any other id is
+    its own document (ESTER passages, TimeBank documents)."""
+    match = _TORQUE_PASSAGE.match(passage_id)
+    return match.group(1) if match else passage_id
+
+
 def fold_of(passage_id: str, folds: int) -> int:
-    """A stable fold number for a passage or document (hash of its id)."""
-    return int(hashlib.sha1(passage_id.encode()).hexdigest(), 16) % folds
+    """A stable fold number for a passage or document: a hash of its source document's id, so that passages
+    of one news document never fall in different folds."""
+    return int(hashlib.sha1(source_document(passage_id).encode()).hexdigest(), 16) % folds
 
 
-def torque_triggers(torque: Path) -> dict[str, set]:
-    """``{passageID: {(start, end) of annotated triggers}}`` from a TORQUE file's ``events``."""
+def torque_triggers(passages: dict, path: Path) -> dict[str, set]:
+    """``{passageID: {(start, end) of annotated triggers}}`` from TORQUE passages' ``events`` (``passages`` as
+    the TORQUE file ``path`` holds them)."""
     triggers = {}
-    for pid, entry in read_json(torque).items():
+    for pid, entry in passages.items():
         spans = set()
         groups = entry.get("events") or []
         for group in [groups] if isinstance(groups, dict) else groups:
-            spans |= {parse_offsets(i, torque, pid) for i in group.get("answer", {}).get("indices", [])}
+            spans |= {parse_offsets(i, path, pid) for i in group.get("answer", {}).get("indices", [])}
         triggers[pid] = spans
     return triggers
 
@@ -61,15 +73,16 @@ class ExampleSet:
     vectors: list[np.ndarray] = field(default_factory=list)
     _last: object = None
 
-    def add(self, key: str, features, label: int, vector=None, blocks=()) -> None:
-        """Add one example; consecutive examples passing the same vector object share its row."""
+    def add(self, key: str, features, label: int, vector=None, blocks=(), weight: float = 1.0) -> None:
+        """Add one example (its log loss weighing ``weight``); consecutive examples passing the same vector
+        object share its row."""
         row = -1
         if vector is not None:
             if vector is not self._last:
                 self.vectors.append(np.asarray(vector, dtype=np.float16))
                 self._last = vector
             row = len(self.vectors) - 1
-        self.examples.append((key, Example(features, int(label), row, tuple(blocks))))
+        self.examples.append((key, Example(features, int(label), row, tuple(blocks), weight)))
 
     def matrix(self) -> np.ndarray | None:
         """The vectors as one float16 matrix (None when no example has one)."""
@@ -99,7 +112,7 @@ def gold_analysis(passage_id: str, text: str, spans: Iterable[tuple[int, int]]):
     return AnalysedPassage(doc, events_at(doc, _tokens_at(doc, spans)), None, cached_token_vectors(doc))
 
 
-def _add_triggers(data: ExampleSet, key: str, analysis, gold_tokens: set[int], style: str) -> None:
+def _add_triggers(data: ExampleSet, key: str, analysis, gold_tokens: set[int], style: str, weight: float = 1.0) -> None:
     from kg_count.qa.passage_graph.passage import candidate_tokens, trigger_blocks, trigger_features
 
     for token in candidate_tokens(analysis.doc):
@@ -109,6 +122,7 @@ def _add_triggers(data: ExampleSet, key: str, analysis, gold_tokens: set[int], s
             token.i in gold_tokens,
             analysis.vectors[token.i],
             trigger_blocks(style),
+            weight,
         )
 
 
@@ -162,21 +176,44 @@ def _add_matres(data: TrainingData, timebank: Path) -> None:
                     data.temporal.add(f"timebank:{doc_id}", crossed(name, features), name == label, vector, (name,))
 
 
-def collect(torque_path: Path | None, ester_paths: Iterable[Path], timebank: Path | None) -> TrainingData:
-    """Read every passage once and build all training examples (fold key = passage or document id)."""
-    from kg_count.qa.datasets import ester, torque
+def _add_torque_passages(data: TrainingData, passages: dict, path: Path, style: str, weight: float) -> None:
+    """Add the trigger, temporal and status examples of TORQUE-format ``passages`` (as read from ``path``):
+    triggers in annotation ``style``, every example weighing ``weight``. Silver passages' questions were
+    judged over some events only (``judged``); the others give no example."""
+    from kg_count.qa.datasets import torque
+    from kg_count.qa.passage_graph.analysis import by_passage
+    from kg_count.qa.learned.silver_questions import judged_spans
+
+    triggers = torque_triggers(passages, path)
+    groups = by_passage(torque_questions(passages, path))
+    for text, items in progress(groups.items(), f"{path.name} passages", total=len(groups), unit="passage"):
+        key = items[0].passage_id
+        analysis = gold_analysis(key, text, triggers.get(key, ()))
+        _add_triggers(data.triggers, key, analysis, {e.token for e in analysis.events}, style, weight)
+        judged = judged_spans(passages[key])
+        for kind, features, label, vector, blocks in torque.training_examples(analysis, items, judged):
+            getattr(data, kind).add(key, features, label, vector, blocks, weight)
+
+
+def collect(
+    torque_paths: Iterable[Path],
+    ester_paths: Iterable[Path],
+    timebank: Path | None,
+    silver: dict | None = None,
+    silver_weight: float = 1.0,
+) -> TrainingData:
+    """Read every passage once and build all training examples (fold key = passage or document id): the
+    TORQUE files', the ESTER files', the MATRES pairs of the TimeML documents under ``timebank``, and the
+    ``silver`` TORQUE passages (kg_count.qa.learned.silver_questions, triggers in TimeML's annotation style),
+    whose examples weigh ``silver_weight``."""
+    from kg_count.qa.datasets import ester
     from kg_count.qa.passage_graph.analysis import by_passage
 
     data = TrainingData()
-    if torque_path:
-        triggers = torque_triggers(torque_path)
-        groups = by_passage(read_torque(torque_path))
-        for text, items in progress(groups.items(), "TORQUE passages", total=len(groups), unit="passage"):
-            key = items[0].passage_id
-            analysis = gold_analysis(key, text, triggers.get(key, ()))
-            _add_triggers(data.triggers, key, analysis, {e.token for e in analysis.events}, "torque")
-            for kind, features, label, vector, blocks in torque.training_examples(analysis, items):
-                getattr(data, kind).add(key, features, label, vector, blocks)
+    for torque_path in torque_paths:
+        _add_torque_passages(data, read_json(torque_path), torque_path, "torque", 1.0)
+    if silver:
+        _add_torque_passages(data, silver, Path("silver TORQUE questions"), "timeml", silver_weight)
     ester_questions = [q for path in ester_paths for q in read_ester(path)]
     seen_triggers: set[str] = set()
     groups = by_passage(ester_questions)
