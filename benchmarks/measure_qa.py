@@ -29,10 +29,8 @@ from kg_count.io.atomic import write_json_atomic
 from kg_count.qa.datasets.commands import format_scores, torque_question_kind
 from kg_count.qa.inputs.readers import read_ester, read_torque_files, torque_clusters_beside
 from kg_count.qa.datasets.scoring import ester_scores, torque_scores
-from kg_count.settings import settings
-from kg_count.training.train_command import qa_silver_questions, qa_training_files
+from kg_count.training.train_command import qa_training_data, qa_training_files
 from kg_count.qa.learned.training import (
-    collect,
     cross_validate,
     matres_f1,
     nested_ranker_predictions,
@@ -117,8 +115,7 @@ def main() -> None:
             )
         return
     started = time.perf_counter()
-    silver = None if args.no_silver else qa_silver_questions(timebank)
-    data = collect(torque_paths, ester_train, timebank, silver, settings().qa_training.silver_weight)
+    data = qa_training_data(torque_paths, ester_train, timebank, with_silver=not args.no_silver)
     torque_questions = read_torque_files(torque_paths)
     ester_questions = {path: read_ester(path) for path in (original, test)}
     result = cross_validate(data, torque_questions, ester_questions, args.folds)

@@ -135,6 +135,7 @@ class QATrainingSettings:
     ester_trigger_threshold: float
     silver_window_sentences: int
     silver_weight: float
+    matres_weight: float
 
 
 @dataclass(frozen=True)

@@ -186,6 +186,16 @@ def test_torque_answer_outside_the_passage_is_an_error(tmp_path):
         ("What happened while Paul Harris spoke?", "during", set(), "paul harris spoke"),
         ("What will happen after the merchants were delighted?", "after", {"future"}, "the merchants were delighted"),
         ("What did not happen before the vote?", "before", {"negated"}, "the vote"),
+        ("What happened at the same time that the minister spoke?", "during", set(), "that the minister spoke"),
+        (
+            "What happened around the same time the speaker added something?",
+            "during",
+            set(),
+            "the speaker added something",
+        ),
+        ("What happened once talks started?", "after", set(), "talks started"),
+        ("What lead to the rally?", "before", set(), "the rally"),
+        ("What did the raid lead to?", "after", set(), "what did the raid"),
     ],
 )
 def test_temporal_questions(text, relation, modality, anchor):
@@ -198,6 +208,13 @@ def test_warm_up_questions_are_status_questions():
     assert parse_temporal_question("What events have already finished?").default == "finished"
     assert parse_temporal_question("What events have begun but has not finished?").default == "ongoing"
     assert parse_temporal_question("What will happen in the future?").kind == "default:future"
+
+
+def test_a_question_naming_a_time_but_no_anchor_asks_for_a_status():
+    past = parse_temporal_question("What might have happened in the past?")
+    assert (past.default, set(past.modality)) == ("finished", {"uncertain"})
+    assert parse_temporal_question("What will happen eventually?").default == "future"
+    assert parse_temporal_question("What happened before the vote in the past?").default is None
 
 
 @pytest.mark.parametrize(
@@ -406,3 +423,50 @@ def test_read_timeml_and_matres(tmp_path):
     matres.write_text("D1\tarrested\tfled\t7\t8\tAFTER\nD1\tarrested\tfled\t7\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"m\.txt.*line 2"):
         read_matres(matres)
+
+
+# Hand-made passages: the shipped models on orders no dataset annotated
+
+STORY = (
+    "The storm hit the coast on Sunday. On Monday, crews began repairs, and the mayor will visit the town on Friday."
+)
+CHASE = (
+    "The gunman fled the bank on Monday. Police arrested him on Tuesday after a long chase. "
+    "He will appear in court next week."
+)
+
+
+@pytest.fixture(scope="module")
+def hand_made():
+    models = shipped_qa_models()
+    analyses = {
+        text: analyse_passage(f"hand-made {i}", text, models, "torque") for i, text in enumerate((STORY, CHASE))
+    }
+    return lambda text, question: {
+        text[b:e] for b, e in torque.answer_torque_question(analyses[text], question, models)
+    }
+
+
+@pytest.mark.parametrize(
+    "text, question",
+    [
+        (STORY, "What happened before the storm hit the coast?"),
+        (CHASE, "What happened after he will appear in court?"),
+    ],
+)
+def test_a_question_whose_answer_is_empty_stays_empty(hand_made, text, question):
+    assert hand_made(text, question) == set()
+
+
+@pytest.mark.parametrize(
+    "text, question, earlier, later",
+    [
+        (STORY, "What happened before the mayor will visit?", {"hit", "began"}, set()),
+        (CHASE, "What happened before police arrested him?", set(), {"appear"}),
+        (STORY, "What happened before crews began repairs?", set(), {"visit"}),
+    ],
+)
+def test_a_before_question_returns_no_event_after_its_anchor(hand_made, text, question, earlier, later):
+    answer = hand_made(text, question)
+    assert earlier <= answer
+    assert not answer & later

@@ -171,6 +171,21 @@ def qa_training_files(data: Path) -> tuple[list[Path], list[Path], Path]:
     )
 
 
+def qa_training_data(torque_paths, ester_paths, timebank: Path, with_silver: bool = True):
+    """The QA scorers' examples (kg_count.qa.learned.training.collect) from the training files, with the silver
+    TORQUE questions unless ``with_silver`` is false, weighted by the ``[qa_training]`` settings."""
+    from kg_count.qa.learned.training import collect
+    from kg_count.settings import settings
+
+    weights = settings().qa_training
+    silver = None
+    if with_silver:
+        status("making silver TORQUE questions from TimeBank and MATRES")
+        silver = qa_silver_questions(timebank)
+    status("reading the QA training passages")
+    return collect(torque_paths, ester_paths, timebank, silver, weights.silver_weight, weights.matres_weight)
+
+
 def qa_silver_questions(timebank: Path) -> dict:
     """The silver TORQUE passages of the TimeML documents under ``timebank``, in windows of the
     ``[qa_training] silver_window_sentences`` setting (kg_count.qa.learned.silver_questions)."""
@@ -187,22 +202,17 @@ def train_qa(place: TrainingPlace) -> Path:
     from kg_count.qa.inputs.readers import read_ester, read_torque_files, torque_clusters_beside
     from kg_count.qa.datasets.scoring import ester_scores, torque_scores
     from kg_count.qa.learned.training import (
-        collect,
         cross_validate,
         matres_f1,
         nested_ranker_predictions,
         nested_threshold_predictions,
         train_models,
     )
-    from kg_count.settings import settings
 
     torque_paths, ester_paths, timebank = qa_training_files(place.data)
     original = place.data / "ester" / "final_train_ans_gen_500original.json"
     _require_files(*torque_paths, *ester_paths, timebank, original)
-    status("making silver TORQUE questions from TimeBank and MATRES")
-    silver = qa_silver_questions(timebank)
-    status("reading the QA training passages")
-    training = collect(torque_paths, ester_paths, timebank, silver, settings().qa_training.silver_weight)
+    training = qa_training_data(torque_paths, ester_paths, timebank)
     torque_questions = read_torque_files(torque_paths)
     clusters = torque_clusters_beside(torque_paths) or None
     ester_questions = {path: read_ester(path) for path in (original, ester_paths[1])}

@@ -34,22 +34,37 @@ def _oriented(parsed: SemanticQuestion) -> tuple[str, bool]:
     return RELATION_OF_TYPE[parsed.relation], parsed.direction == "effect"
 
 
-def ester_candidates(analysis: AnalysedPassage, question: str) -> QuestionCandidates | None:
-    """The events the passage graph relates to the question's anchor in the relation asked, best
-    confidence first, leaving out events the question itself names; None when no anchor is found."""
-    parsed = parse_semantic_question(question)
-    question_doc = parse(question)
-    anchor = question_anchor(analysis, question_doc)
-    if anchor is None:
-        return None
-    relation, anchor_is_source = _oriented(parsed)
-    asked, _ = question_lemmas(question_doc)
+def _candidates_around(
+    analysis: AnalysedPassage, anchor: PassageEvent, relation: str, anchor_is_source: bool, asked: set
+) -> list[AnswerCandidate]:
     rows = analysis.graph.related(anchor, relation, 0.0, anchor_is_source)
-    candidates = [
+    return [
         AnswerCandidate(row.begin, row.end, row.phrase, row.confidence)
         for row in rows
         if analysis.event_at[row.begin].lemma not in asked
     ]
+
+
+def ester_candidates(analysis: AnalysedPassage, question: str) -> QuestionCandidates | None:
+    """The events the passage graph relates to the question's anchor in the relation asked, best
+    confidence first, leaving out events the question itself names. When no passage event matches
+    the question's words (or the anchor's only relations are events the question names), the anchor
+    is the event whose strongest relation of that kind is the passage's strongest: HIT@1 scores the
+    first answer, so a passage with events always gets one. None for a passage without events."""
+    parsed = parse_semantic_question(question)
+    question_doc = parse(question)
+    relation, anchor_is_source = _oriented(parsed)
+    asked, _ = question_lemmas(question_doc)
+    anchor = question_anchor(analysis, question_doc)
+    candidates = [] if anchor is None else _candidates_around(analysis, anchor, relation, anchor_is_source, asked)
+    if not candidates:
+        around = [
+            (event, _candidates_around(analysis, event, relation, anchor_is_source, asked)) for event in analysis.events
+        ]
+        around = [(event, found) for event, found in around if found]
+        if not around:
+            return None
+        anchor, candidates = max(around, key=lambda pair: pair[1][0].confidence)
     return QuestionCandidates(relation, anchor.start, candidates)
 
 

@@ -65,8 +65,9 @@ def torque_candidates(analysis: AnalysedPassage, question: str) -> Candidates | 
     parsed = parse_temporal_question(question)
     if parsed.default:
         rows = analysis.graph.with_status(parsed.default, 0.0)
+        fitting = [r for r in rows if fits_modality(analysis.event_at[r.begin], parsed.modality)]
         return Candidates(
-            parsed.default, "status", tuple((r.begin, r.end, r.confidence) for r in rows), -1, len(analysis.events)
+            parsed.default, "status", tuple((r.begin, r.end, r.confidence) for r in fitting), -1, len(analysis.events)
         )
     anchor = question_anchor(analysis, parsed)
     relation = QUESTION_RELATIONS.get(parsed.relation)
@@ -140,6 +141,8 @@ def training_examples(
             events = analysis.events
         parsed = parse_temporal_question(q.question)
         if parsed.default:
+            if not q.is_default:  # a status read from the wording ("in the past") trains nothing
+                continue
             for event in events:
                 yield (
                     "status",

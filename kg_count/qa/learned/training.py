@@ -137,9 +137,9 @@ class TrainingData:
     matres: list[tuple[str, list[str], np.ndarray, str]] = field(default_factory=list)
 
 
-def _add_matres(data: TrainingData, timebank: Path) -> None:
+def _add_matres(data: TrainingData, timebank: Path, weight: float) -> None:
     """Add temporal examples from the MATRES pairs of the TimeML documents under ``timebank`` (both orders of
-    each pair; a VAGUE pair only to ``data.matres``, for measuring)."""
+    each pair, every example weighing ``weight``; a VAGUE pair only to ``data.matres``, for measuring)."""
     from kg_count.qa.inputs.timeml import read_timebank
     from kg_count.qa.passage_graph.relation_features import crossed, pair_vector, relation_pair_features
 
@@ -173,7 +173,9 @@ def _add_matres(data: TrainingData, timebank: Path) -> None:
                 if label is None:
                     continue
                 for name in MATRES_LABELS.values():
-                    data.temporal.add(f"timebank:{doc_id}", crossed(name, features), name == label, vector, (name,))
+                    data.temporal.add(
+                        f"timebank:{doc_id}", crossed(name, features), name == label, vector, (name,), weight
+                    )
 
 
 def _add_torque_passages(data: TrainingData, passages: dict, path: Path, style: str, weight: float) -> None:
@@ -201,11 +203,13 @@ def collect(
     timebank: Path | None,
     silver: dict | None = None,
     silver_weight: float = 1.0,
+    matres_weight: float = 1.0,
 ) -> TrainingData:
     """Read every passage once and build all training examples (fold key = passage or document id): the
     TORQUE files', the ESTER files', the MATRES pairs of the TimeML documents under ``timebank``, and the
     ``silver`` TORQUE passages (kg_count.qa.learned.silver_questions, triggers in TimeML's annotation style),
-    whose examples weigh ``silver_weight``."""
+    whose examples weigh ``silver_weight``; a MATRES pair's examples weigh ``matres_weight`` against a real
+    TORQUE question's 1."""
     from kg_count.qa.datasets import ester
     from kg_count.qa.passage_graph.analysis import by_passage
 
@@ -227,7 +231,7 @@ def collect(
         for features, label, vector, blocks in ester.training_examples(analysis, items):
             data.semantic.add(key, features, label, vector, blocks)
     if timebank:
-        _add_matres(data, timebank)
+        _add_matres(data, timebank, matres_weight)
     return data
 
 

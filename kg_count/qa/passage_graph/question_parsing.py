@@ -16,8 +16,15 @@ DEFAULT_QUESTIONS = {
     "what events have begun but has not finished?": "ongoing",
     "what will happen in the future?": "future",
 }
-TEMPORAL_CUES = (  # longest first: the first that occurs wins
+STATUS_CUES = (  # a question without a relation cue that names a time asks for a status
+    (r"\bin the past\b|\balready\b", "finished"),
+    (r"\bin the future\b|\beventually\b", "future"),
+)
+TEMPORAL_CUES = (  # the earliest in the question wins; at the same place, the one listed first
     ("at the same time as", "during"),
+    ("around the same time", "during"),
+    ("at the same time", "during"),
+    ("in the time of", "during"),
     ("in the middle of", "during"),
     ("right before", "before"),
     ("just before", "before"),
@@ -25,6 +32,11 @@ TEMPORAL_CUES = (  # longest first: the first that occurs wins
     ("just after", "after"),
     ("prior to", "before"),
     ("following", "after"),
+    ("later than", "after"),
+    ("earlier than", "before"),
+    ("once", "after"),
+    ("led to", "before"),
+    ("lead to", "before"),
     ("since", "after"),
     ("before", "before"),
     ("after", "after"),
@@ -34,6 +46,7 @@ TEMPORAL_CUES = (  # longest first: the first that occurs wins
     ("until", "before"),
     ("as", "during"),
 )
+INVERSE_RELATION = {"before": "after", "after": "before"}
 MODALITY_CUES = (
     ("uncertain", r"\b(might|may|could|possibly|probably|likely|maybe)\b"),
     ("future", r"\b(will|going to|shall|would|about to|plan|planned|expected)\b"),
@@ -179,8 +192,13 @@ def parse_temporal_question(text: str) -> TemporalQuestion:
     if best:
         match, relation = best
         head, anchor = normal[: match.start()], normal[match.end() :]
+        if not anchor.strip(" ?.!") and relation in INVERSE_RELATION:  # "What did the raid lead to?"
+            relation, anchor = INVERSE_RELATION[relation], head
     else:
         head = normal
+        status = next((name for pattern, name in STATUS_CUES if re.search(pattern, normal)), None)
+        if status:
+            return TemporalQuestion(text, status, "status", _modality(normal), "")
     return TemporalQuestion(text, None, relation, _modality(head), anchor.strip(" ?.!"))
 
 
