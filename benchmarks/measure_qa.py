@@ -6,7 +6,8 @@ the other folds (``kg-count train qa``'s data and procedure, silver TORQUE quest
 ``--no-silver``) and that fold's questions answered and MATRES pairs ordered. Writes the predictions
 (OUT/torque_cv.json, OUT/ester_cv.json, OUT/ester_test_cv.json), every question's held-out candidates
 with their confidences (OUT/torque_cv_candidates.json, OUT/ester_cv_candidates.json) and OUT/scores.json,
-and prints the scores by kind and type. TORQUE's per-kind decision thresholds are chosen, for each fold, on the other
+and prints the scores by kind and type, and each fold's (benchmarks/qa_fold_spread.py). TORQUE's per-kind
+decision thresholds are chosen, for each fold, on the other
 folds' held-out confidences (kg_count.qa.learned.thresholds; OUT/torque_cv_nested_thresholds.json); the
 thresholds chosen on all folds are printed for the [qa_training] settings. ESTER's answer ranker
 (kg_count.qa.learned.answer_ranking) is likewise fitted, for each fold, on the other folds' held-out
@@ -22,6 +23,7 @@ Usage: python benchmarks/measure_qa.py [--data ../shared/data] [--folds 5] [--ou
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
@@ -38,6 +40,8 @@ from kg_count.qa.learned.training import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from qa_fold_spread import fold_rows, print_spread  # noqa: E402
 
 
 def latency(torque_paths: list[Path], ester_path: Path) -> dict:
@@ -163,6 +167,8 @@ def main() -> None:
         f"\nMATRES held-out documents: {m['pairs']} BEFORE/AFTER/EQUAL pairs, micro F1 {m['f1']:.2f} "
         f"(BEFORE {m['BEFORE']:.2f}, AFTER {m['AFTER']:.2f}, EQUAL {m['EQUAL']:.2f})"
     )
+    print("\nEach fold's scores (benchmarks/qa_fold_spread.py)")
+    print_spread(fold_rows(args.data, args.out, args.folds))
 
 
 if __name__ == "__main__":

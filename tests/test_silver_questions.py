@@ -98,3 +98,24 @@ def test_silver_passages_read_as_torque_questions(tmp_path):
     passage = finished.passage
     assert [passage[s:e] for s, e in finished.answers[0]] == ["arrested", "fled"]
     assert judged_spans({"passage": "x", "question_answer_pairs": {"q?": {"answer": {}}}}) is None
+
+
+def test_cli_writes_silver_questions_that_the_torque_reader_reads(tmp_path, capsys):
+    from kg_count.cli import main
+    from kg_count.qa.inputs.readers import read_torque
+
+    out = tmp_path / "silver.json"
+    assert main(["qa", "silver", "--timebank", str(timebank(tmp_path)), "--out", str(out)]) == 0
+    questions = read_torque(out)
+    assert {q.passage_id for q in questions} == {"docid_D1_sentid_0"}
+    assert "1 passages" in capsys.readouterr().out
+
+
+def test_cli_names_a_folder_without_matres_and_writes_nothing(tmp_path, capsys):
+    from kg_count.cli import main
+
+    (tmp_path / "TimeBank").mkdir()
+    out = tmp_path / "silver.json"
+    assert main(["qa", "silver", "--timebank", str(tmp_path), "--out", str(out)]) != 0
+    assert "no TimeML document with MATRES" in capsys.readouterr().err
+    assert not out.exists()

@@ -12,7 +12,7 @@ from kg_count.io.atomic import read_json, write_json_atomic
 
 
 def add_qa_parser(subparsers) -> None:
-    """Register ``kg-count qa torque|ester|evaluate|graph``."""
+    """Register ``kg-count qa torque|ester|evaluate|graph|silver``."""
     qa = subparsers.add_parser(
         "qa",
         help="answer TORQUE / ESTER reading-comprehension questions",
@@ -53,6 +53,20 @@ def add_qa_parser(subparsers) -> None:
     graph.add_argument("--input", required=True, type=Path, help="the TORQUE or ESTER JSON file")
     graph.add_argument("--id", required=True, help="TORQUE passage id, or ESTER question index")
     graph.set_defaults(handler=run_qa_graph)
+    silver = commands.add_parser(
+        "silver",
+        help="write silver TORQUE questions made from TimeML documents and MATRES",
+        description="Make TORQUE-format passages and questions (before/after/while by MATRES, the warm-up "
+        "questions by each event's annotated status) from a TimeML folder, as `kg-count train qa` trains on.",
+    )
+    silver.add_argument(
+        "--timebank", required=True, type=Path, help="TimeML documents (SUBFOLDER/*.tml), MATRES pairs (matres/*.txt)"
+    )
+    silver.add_argument("--out", required=True, type=Path, help="TORQUE-format JSON (written atomically)")
+    silver.add_argument(
+        "--sentences", type=int, help="sentences a passage (default: [qa_training] silver_window_sentences)"
+    )
+    silver.set_defaults(handler=run_qa_silver)
 
 
 def _questions(dataset: str, path: Path):
@@ -131,4 +145,23 @@ def run_qa_graph(args: argparse.Namespace) -> int:
         raise InputError(f"no passage {args.id!r}", args.input)
     analysis = analyse_passage(match.passage_id, match.passage, shipped_qa_models(), args.dataset)
     print(analysis.graph.turtle())
+    return 0
+
+
+def run_qa_silver(args: argparse.Namespace) -> int:
+    """``kg-count qa silver``: write the silver TORQUE questions of a TimeML folder."""
+    from kg_count.qa.learned.silver_questions import silver_torque
+    from kg_count.settings import settings
+
+    if not args.timebank.is_dir():
+        raise InputError(f"{args.timebank}: not a folder of TimeML documents")
+    sentences = args.sentences or settings().qa_training.silver_window_sentences
+    if sentences < 1:
+        raise InputError(f"--sentences {sentences}: a passage needs at least one sentence")
+    passages = silver_torque(args.timebank, sentences)
+    if not passages:
+        raise InputError(f"{args.timebank}: no TimeML document with MATRES relations (matres/*.txt)")
+    write_json_atomic(args.out, passages)
+    questions = sum(len(p["question_answer_pairs"]) for p in passages.values())
+    print(f"{len(passages)} passages, {questions} questions -> {args.out}")
     return 0
