@@ -48,6 +48,20 @@ def test_features_say_how_confident_and_how_near_each_candidate_is():
     assert rank_features([], anchor, "causes").shape == (0, len(FEATURES))
 
 
+def test_features_say_where_each_candidate_stands_against_the_anchor_the_question_and_the_best():
+    candidates = [
+        AnswerCandidate(120, 125, "shot two people", 0.8, same_sentence=True, question_share=0.5),
+        AnswerCandidate(300, 304, "said", 0.08, reporting=True),
+    ]
+    matrix = rank_features(candidates, 100, "causes")
+    assert [feature(matrix, i, "same_sentence_as_anchor") for i in range(2)] == [1, 0]
+    assert [feature(matrix, i, "question_word_share") for i in range(2)] == [0.5, 0]
+    assert [feature(matrix, i, "reporting_event") for i in range(2)] == [0, 1]
+    assert feature(matrix, 0, "log_confidence_below_best") == 0
+    assert feature(matrix, 1, "log_confidence_below_best") == pytest.approx(np.log(0.0801 / 0.8001))
+    assert feature(matrix, 0, "log_candidates") == pytest.approx(np.log(2))
+
+
 def distractor_question(right_is_nearest: bool, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Candidates whose confidence says nothing; the right one is the nearest to the anchor."""
     rng = np.random.default_rng(seed)

@@ -321,6 +321,15 @@ def test_ester_answers_are_phrases_best_first():
     assert "shot" in answers[0]
 
 
+def test_ester_candidates_carry_what_the_ranker_reads():
+    analysis = analyse_passage("p2", PASSAGE, shipped_qa_models(), "ester")
+    found = ester.ester_candidates(analysis, "Why did the police arrest the man?")
+    by_trigger = {PASSAGE[c.begin : c.end]: c for c in found.candidates}
+    assert by_trigger["shot"].same_sentence and not by_trigger["appear"].same_sentence
+    assert all(0 <= c.question_share <= 1 for c in found.candidates)
+    assert not any(c.reporting for c in found.candidates)
+
+
 # Metrics
 
 

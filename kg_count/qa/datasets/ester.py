@@ -10,7 +10,7 @@ from kg_count.qa.learned.answer_ranking import AnswerRanker, AnswerCandidate, Qu
 from kg_count.qa.passage_graph.anchors import find_anchor, question_lemmas
 from kg_count.qa.passage_graph.relation_features import crossed, relation_pair_features, pair_vector
 from kg_count.qa.learned.model_set import QAModels
-from kg_count.qa.passage_graph.passage import PassageEvent, parse
+from kg_count.qa.passage_graph.passage import REPORTING, PassageEvent, parse
 from kg_count.qa.passage_graph.question_parsing import SemanticQuestion, parse_semantic_question
 from kg_count.qa.inputs.readers import EsterQuestion
 from kg_count.settings import settings
@@ -37,12 +37,33 @@ def _oriented(parsed: SemanticQuestion) -> tuple[str, bool]:
 def _candidates_around(
     analysis: AnalysedPassage, anchor: PassageEvent, relation: str, anchor_is_source: bool, asked: set
 ) -> list[AnswerCandidate]:
+    """The events in ``relation`` to ``anchor`` as answer candidates, best confidence first, leaving out
+    events whose lemma the question uses (``asked``), with what the answer ranker reads of each."""
     rows = analysis.graph.related(anchor, relation, 0.0, anchor_is_source)
-    return [
-        AnswerCandidate(row.begin, row.end, row.phrase, row.confidence)
-        for row in rows
-        if analysis.event_at[row.begin].lemma not in asked
-    ]
+    candidates = []
+    for row in rows:
+        event = analysis.event_at[row.begin]
+        if event.lemma in asked:
+            continue
+        candidates.append(
+            AnswerCandidate(
+                row.begin,
+                row.end,
+                row.phrase,
+                row.confidence,
+                same_sentence=event.sentence == anchor.sentence,
+                question_share=_question_share(analysis, event.phrase[0], event.phrase[1], asked),
+                reporting=event.lemma in REPORTING,
+            )
+        )
+    return candidates
+
+
+def _question_share(analysis: AnalysedPassage, begin: int, end: int, asked: set) -> float:
+    """The share of the content lemmas of the passage text ``begin:end`` that are in ``asked``."""
+    span = analysis.doc.char_span(begin, end, alignment_mode="expand")
+    lemmas = {t.lemma_.lower() for t in span or () if t.is_alpha and not t.is_stop}
+    return len(lemmas & asked) / len(lemmas) if lemmas else 0.0
 
 
 def ester_candidates(analysis: AnalysedPassage, question: str) -> QuestionCandidates | None:

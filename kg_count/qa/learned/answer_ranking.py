@@ -37,6 +37,11 @@ FEATURES = (
     "log_char_distance",
     *(f"{relation}&{side}" for relation in RELATIONS for side in ("before", "after")),
     "phrase_words/10",
+    "same_sentence_as_anchor",
+    "question_word_share",
+    "reporting_event",
+    "log_confidence_below_best",
+    "log_candidates",
 )
 
 
@@ -48,6 +53,9 @@ class AnswerCandidate:
     end: int
     phrase: str
     confidence: float
+    same_sentence: bool = False  # the event lies in the anchor's sentence
+    question_share: float = 0.0  # share of the phrase's content words that the question also uses
+    reporting: bool = False  # the event is a reporting verb ("said", "told")
 
 
 @dataclass
@@ -71,6 +79,7 @@ def rank_features(candidates: Sequence[AnswerCandidate], anchor_begin: int, rela
     """A (candidates × FEATURES) matrix for candidates given best confidence first."""
     distance = lambda c: abs(c.begin - anchor_begin)  # noqa: E731
     by_distance = _ranks(sorted(candidates, key=distance))
+    best = max((c.confidence for c in candidates), default=0.0)
     on_side = {}
     for after in (False, True):
         on_side.update(_ranks(sorted((c for c in candidates if (c.begin > anchor_begin) == after), key=distance)))
@@ -83,6 +92,8 @@ def rank_features(candidates: Sequence[AnswerCandidate], anchor_begin: int, rela
         row += [on_side[c.begin] == 0, on_side[c.begin] == 1, math.log1p(distance(c))]
         row += [relation == r and side == s for r in RELATIONS for s in ("before", "after")]
         row.append(len(c.phrase.split()) / 10)
+        row += [c.same_sentence, c.question_share, c.reporting]
+        row += [math.log(c.confidence + 1e-4) - math.log(best + 1e-4), math.log(len(candidates))]
         rows.append(row)
     return np.array(rows, dtype=float).reshape(len(rows), len(FEATURES))
 
