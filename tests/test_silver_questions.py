@@ -119,3 +119,12 @@ def test_cli_names_a_folder_without_matres_and_writes_nothing(tmp_path, capsys):
     assert main(["qa", "silver", "--timebank", str(tmp_path), "--out", str(out)]) != 0
     assert "no TimeML document with MATRES" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_cli_refuses_a_passage_of_no_sentences(tmp_path, capsys):
+    from kg_count.cli import main
+
+    out = tmp_path / "silver.json"
+    assert main(["qa", "silver", "--timebank", str(timebank(tmp_path)), "--out", str(out), "--sentences", "0"]) != 0
+    assert "at least one sentence" in capsys.readouterr().err
+    assert not out.exists()

@@ -24,11 +24,14 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from kg_count.errors import InputError
 from kg_count.learning.model_files import data_sha256, save_shipped_model
 from kg_count.progress import status
+
+if TYPE_CHECKING:
+    from kg_count.qa.learned.training import TrainingData
 
 logger = logging.getLogger(__name__)
 
@@ -171,7 +174,9 @@ def qa_training_files(data: Path) -> tuple[list[Path], list[Path], Path]:
     )
 
 
-def qa_training_data(torque_paths, ester_paths, timebank: Path, with_silver: bool = True):
+def qa_training_data(
+    torque_paths: list[Path], ester_paths: list[Path], timebank: Path, with_silver: bool = True
+) -> TrainingData:
     """The QA scorers' examples (kg_count.qa.learned.training.collect) from the training files, with the silver
     TORQUE questions unless ``with_silver`` is false, weighted by the ``[qa_training]`` settings."""
     from kg_count.qa.learned.training import collect

@@ -155,7 +155,7 @@ def run_qa_silver(args: argparse.Namespace) -> int:
 
     if not args.timebank.is_dir():
         raise InputError(f"{args.timebank}: not a folder of TimeML documents")
-    sentences = args.sentences or settings().qa_training.silver_window_sentences
+    sentences = settings().qa_training.silver_window_sentences if args.sentences is None else args.sentences
     if sentences < 1:
         raise InputError(f"--sentences {sentences}: a passage needs at least one sentence")
     passages = silver_torque(args.timebank, sentences)
