@@ -150,3 +150,33 @@ def test_a_name_no_entity_covers_is_a_person_when_it_is_shot():
 def test_a_place_beside_an_age_stays_a_place():
     people, _ = read("A 20-year - old Memphis man was shot on Elm Street .")
     assert not people
+
+
+@pytest.mark.parametrize(
+    "title, body",
+    [
+        (
+            "Man killed , another wounded in shooting",
+            "A gunman killed one man and wounded another on Main Street Friday night , police said .",
+        ),
+        ("Gunman kills one , wounds one", "The gunman killed one man and wounded the other ."),
+        ("One dead after shooting", "One man died and another was injured after the shooting ."),
+    ],
+)
+def test_an_enumeration_of_the_dead_and_the_wounded_counts_both(title, body):
+    # "killed one man and wounded another": one killed and one injured, not injured 0
+    from kg_count.nlp.pipeline import extract
+
+    record = extract(annotated(body, title))
+    assert (record.killed, record.injured) == (1, 1)
+
+
+def test_a_round_up_of_the_citys_shootings_gives_no_victims_of_the_incident():
+    from kg_count.nlp.pipeline import extract
+
+    body = (
+        "CHICAGO -- A man was shot in the leg on the South Side Friday , police said . | "
+        "It was one of 27 shootings that wounded 30 people over an eight - hour stretch across the city ."
+    )
+    record = extract(annotated(body, "Man shot on South Side"))
+    assert (record.killed, record.injured) == (0, 1)

@@ -112,3 +112,16 @@ def test_a_word_after_saint_is_no_place_alone():
     place = find_place(doc.doc, body_start=6)
     assert (place.city, place.state) == ("Saint Paul", "MN")
     assert place.city_iri == "http://dbpedia.org/resource/Saint_Paul,_Minnesota"
+
+
+def test_a_capitalised_title_word_is_no_town_unless_the_text_supports_it():
+    from kg_count.nlp.pipeline import extract
+
+    # "Man" is a town of West Virginia; here it is the title's first word and the text names no such place
+    body = "A gunman killed one man and wounded another on Main Street Friday night , police said ."
+    record = extract(annotated(body, title="Man killed , another wounded in shooting"))
+    assert record.city != "Man"
+    # the same word with its state named is the town
+    body = "A man was shot in Man , West Virginia , on Friday , police said ."
+    record = extract(annotated(body, title="Man shot in Man"))
+    assert (record.city, record.state) == ("Man", "WV")

@@ -38,7 +38,7 @@ NUMBER_WORDS = {
     "thousand": 1000,
 }
 SINGULAR_DETERMINERS = {"a", "an", "another", "one", "this", "that"}
-SINGULAR_PRONOUNS = {"he", "she", "him", "her", "i", "himself", "herself"}
+SINGULAR_PRONOUNS = {"he", "she", "him", "her", "i", "himself", "herself", "another"}
 PERSON_GROUP_WORDS = {
     "people",
     "person",
@@ -117,6 +117,8 @@ def _own_count(head) -> int | None:
             return value
     if head.lower_ == "both":
         return 2
+    if head.lower_ == "other" and any(c.dep_ == "det" and c.lower_ == "the" for c in head.children):
+        return 1  # "killed one and wounded the other"
     if head.lower_ in SINGULAR_PRONOUNS or head.ent_type_ == "PERSON" or head.pos_ == "PROPN":
         return 1
     if any(c.dep_ == "det" and c.lower_ in SINGULAR_DETERMINERS for c in head.children):

@@ -16,6 +16,7 @@ from kg_count.nlp.places import (
     city_state_mentions,
     dateline,
     find_place,
+    has_other_sense,
     is_common_word,
     known_place,
     place_names,
@@ -149,7 +150,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     for city, number in named.items():
         merge(cities, city, mention_count_features("place", number))
     loose = Counter()
-    for name, start, features in loose_place_mentions(doc):
+    for name, start, features in title_words_the_text_supports(loose_place_mentions(doc), body_start, votes):
         city = _city_name(name)
         loose[city] += 1
         merge(cities, city, features | _where("loose", start, body_start, sentence, event_sentences))
@@ -199,6 +200,22 @@ def loose_place_mentions(doc) -> list[tuple[str, int, set[str]]]:
             break
         i += 1
     return found
+
+
+def title_words_the_text_supports(
+    mentions: list[tuple[str, int, set[str]]], body_start: int, votes: Counter
+) -> list[tuple[str, int, set[str]]]:
+    """``mentions`` (``loose_place_mentions``) less the one-word names with another sense than a place that only the
+    title capitalises (title case capitalises every word) and whose state the text does not name: "Man" in "Man
+    killed , another wounded" is no town of West Virginia."""
+    in_body = {name for name, start, _ in mentions if start >= body_start}
+
+    def supported(name: str) -> bool:
+        if " " in name or name in in_body or not has_other_sense(name):
+            return True
+        return any(votes.get(state) for state in gazetteer().states_of(name))
+
+    return [mention for mention in mentions if supported(mention[0])]
 
 
 def city_strength(features: set[str], mentions: int) -> set[str]:

@@ -235,6 +235,15 @@ def is_common_word(word: str) -> bool:
     return bool(synsets) and all(s.lexname() != "noun.location" for s in synsets)
 
 
+@lru_cache(maxsize=None)
+def has_other_sense(word: str) -> bool:
+    """True when WordNet knows ``word`` in some sense that is neither a place nor a person ("Man": a man, to man;
+    not "Memphis")."""
+    from kg_count.resources.wordnet import wordnet
+
+    return any(s.lexname() not in ("noun.location", "noun.person") for s in wordnet().synsets(word.lower()))
+
+
 def _full_saint(name: str) -> str:
     """``St. Paul`` as the gazetteer's main name, ``Saint Paul`` (its DBpedia title; St. Louis keeps its own)."""
     return "Saint " + name[4:] if name.lower().startswith("st. ") else name
