@@ -16,7 +16,7 @@ from kg_count.nlp.places import (
     city_state_mentions,
     dateline,
     find_place,
-    has_other_sense,
+    in_common_use,
     is_common_word,
     known_place,
     place_names,
@@ -205,13 +205,13 @@ def loose_place_mentions(doc) -> list[tuple[str, int, set[str]]]:
 def title_words_the_text_supports(
     mentions: list[tuple[str, int, set[str]]], body_start: int, votes: Counter
 ) -> list[tuple[str, int, set[str]]]:
-    """``mentions`` (``loose_place_mentions``) less the one-word names with another sense than a place that only the
-    title capitalises (title case capitalises every word) and whose state the text does not name: "Man" in "Man
-    killed , another wounded" is no town of West Virginia."""
+    """``mentions`` (``loose_place_mentions``) less the one-word names of words in common use (``in_common_use``) that
+    only the title capitalises (title case capitalises every word) and whose state the text does not name: "Man" in
+    "Man killed , another wounded" is no town of West Virginia."""
     in_body = {name for name, start, _ in mentions if start >= body_start}
 
     def supported(name: str) -> bool:
-        if " " in name or name in in_body or not has_other_sense(name):
+        if " " in name or name in in_body or not in_common_use(name):
             return True
         return any(votes.get(state) for state in gazetteer().states_of(name))
 

@@ -235,13 +235,23 @@ def is_common_word(word: str) -> bool:
     return bool(synsets) and all(s.lexname() != "noun.location" for s in synsets)
 
 
+COMMON_USE_TAGS = 5  # a sense tagged this often in WordNet's sense-tagged corpus is in common use
+
+
 @lru_cache(maxsize=None)
-def has_other_sense(word: str) -> bool:
-    """True when WordNet knows ``word`` in some sense that is neither a place nor a person ("Man": a man, to man;
-    not "Memphis")."""
+def in_common_use(word: str) -> bool:
+    """True when WordNet's sense-tagged corpus uses ``word`` at least ``COMMON_USE_TAGS`` times in senses that are
+    neither a place nor a person ("Man", "Union"; not "Charlotte", "Mobile" or "Memphis")."""
     from kg_count.resources.wordnet import wordnet
 
-    return any(s.lexname() not in ("noun.location", "noun.person") for s in wordnet().synsets(word.lower()))
+    tags = sum(
+        lemma.count()
+        for synset in wordnet().synsets(word.lower())
+        if synset.lexname() not in ("noun.location", "noun.person")
+        for lemma in synset.lemmas()
+        if lemma.name().lower() == word.lower()
+    )
+    return tags >= COMMON_USE_TAGS
 
 
 def _full_saint(name: str) -> str:
