@@ -176,17 +176,6 @@ def test_a_shooting_without_deaths_is_an_injuring_incident():
     assert incident.types == ["killing"]
 
 
-def test_reports_of_a_killing_keep_the_type_when_the_count_comes_out_zero():
-    # two of three reports tell of a killing without a number the count model read: still a killing incident
-    reports = [report("a", killed=0), report("b", killed=0), report("c", killed=0, types=("injuring",))]
-    incident = reconcile(cluster_reports(reports)[0], "a")
-    assert (incident.types, incident.killed) == (["killing"], 0)
-    # one report of three is no majority: the shooting that left nobody dead injures
-    shootings = [report(doc, killed=0, types=("injuring",)) for doc in ("b", "c")]
-    reports = [report("a", killed=0), *shootings]
-    assert reconcile(cluster_reports(reports)[0], "a").types == ["injuring"]
-
-
 def test_reconciled_date_and_place_follow_the_majority():
     reports = [report("a"), report("b"), report("c", date="2016-03-15", city=GERMANTOWN)]
     incident = reconcile(cluster_reports(reports)[0], "a")

@@ -7,8 +7,8 @@ largest on ties, never a sum across reports (on gva-train's incidents of two or 
 counts extracted by held-out models, this gets killed right for 80.1 % and injured for 70.1 %,
 against 75.7 and 64.5 for the latest report's), except that a later report of more deaths, which the
 voted injured can hold, wins: the wounded who died (``_deaths_reported_later``). People: one entry per person,
-however many reports name them. Types: killing when someone was killed or most reports tell of a killing;
-injuring when someone was injured or a shooting left nobody dead; fire and job dismissal as reported.
+however many reports name them. Types: killing when someone was killed; injuring when someone
+was injured or a shooting left nobody dead; fire and job dismissal as reported.
 """
 
 from __future__ import annotations
@@ -126,16 +126,12 @@ def _deaths_reported_later(reports: list[Report], killed: int, injured: int) -> 
 
 
 def _types(reports: list[Report], killed: int, injured: int) -> list[str]:
-    """The incident's types: killing when someone was killed or most reports tell of a killing (type from the
-    event mentions, counts from the numbers: reports of a death whose count came out 0 keep the killing); injuring
-    when someone was injured or a shooting left nobody dead; fire and job dismissal as reported."""
     reported = Counter(t for r in reports for t in r.types)
     types = []
     if "killing" in reported or "injuring" in reported:
-        told_killing = 2 * reported["killing"] > len(reports)
-        if killed > 0 or told_killing:
+        if killed > 0:
             types.append("killing")
-        if injured > 0 or (killed == 0 and not told_killing):
+        if injured > 0 or killed == 0:
             types.append("injuring")
     types.extend(t for t in ("fire_burning", "job_firing") if t in reported)
     return types
