@@ -169,4 +169,3 @@ def test_an_enumeration_of_the_dead_and_the_wounded_counts_both(title, body):
 
     record = extract(annotated(body, title))
     assert (record.killed, record.injured) == (1, 1)
-
