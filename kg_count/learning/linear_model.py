@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -63,7 +64,7 @@ class LinearModel:
 
     def logit(self, features: Iterable[str], vector: np.ndarray | None = None, blocks: Iterable[str] = ()) -> float:
         """The score before the sigmoid (unknown feature names and blocks weigh nothing)."""
-        score = self.bias + sum(self.weights.get(f, 0.0) for f in features)
+        score = self.bias + sum(map(self.weights.get, features, repeat(0.0)))
         if vector is not None and self.blocks:
             standard = (vector - self.center) / self.scale
             score += sum(float(standard @ self.blocks[b]) for b in blocks if b in self.blocks)

@@ -47,8 +47,11 @@ def _span(node: ox.NamedNode, begin: int, end: int, text: str) -> list[ox.Quad]:
     ]
 
 
+XSD_DECIMAL = ox.NamedNode("http://www.w3.org/2001/XMLSchema#decimal")
+
+
 def _decimal(value: float) -> ox.Literal:
-    return ox.Literal(f"{value:.4f}", datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#decimal"))
+    return ox.Literal(f"{value:.4f}", datatype=XSD_DECIMAL)
 
 
 @dataclass(frozen=True)
