@@ -171,15 +171,16 @@ class PairContext:
         release_freed_memory()  # the sweep's temporary arrays
         return pairs
 
-    def pairs(self, touching: set[int] | None = None) -> Iterator[tuple[tuple[int, int], list[str]]]:
-        """Every candidate pair without a hard conflict (one of whose reports is in ``touching``, when given),
-        with its features."""
+    def candidates_touching(self, touching: set[int]) -> np.ndarray:
+        """The candidate pairs one of whose reports is in ``touching``."""
+        marked = np.zeros(len(self.reports), dtype=bool)
+        marked[sorted(touching)] = True
         pairs = self.candidates
-        if touching is not None:
-            marked = np.zeros(len(self.reports), dtype=bool)
-            marked[sorted(touching)] = True
-            pairs = pairs[marked[pairs[:, 0]] | marked[pairs[:, 1]]]
-        for i, j in pair_rows(pairs):
+        return pairs[marked[pairs[:, 0]] | marked[pairs[:, 1]]]
+
+    def pairs(self) -> Iterator[tuple[tuple[int, int], list[str]]]:
+        """Every candidate pair without a hard conflict, with its features."""
+        for i, j in pair_rows(self.candidates):
             found = self.features(i, j)
             if found is not None:
                 yield (i, j), found

@@ -31,7 +31,14 @@ from rdflib import Literal, URIRef
 from kg_count.graph.document_graph import document_id
 from kg_count.graph.namespaces import GEO, KGC
 from kg_count.incidents.evidence import date_interval
-from kg_count.incidents.cluster import PairContext, ReportCluster, candidate_pair_array, pair_rows, text_rarities
+from kg_count.incidents.cluster import (
+    PairContext,
+    ReportCluster,
+    candidate_pair_array,
+    pair_probabilities,
+    pair_rows,
+    text_rarities,
+)
 from kg_count.incidents.confidence import twin_features
 from kg_count.incidents.coreference_model import CoreferenceModel
 from kg_count.incidents.incident_graph import SCORE_PREDICATES, add_scores, incident_iri, incidents_as_triples
@@ -144,11 +151,8 @@ def seed_partners(reports: list[Report], added: set[str], rarity, coreference: C
     ]
     context = PairContext.of(nearby, rarity)
     new = {i for i, r in enumerate(nearby) if r.doc_id in added}
-    partners = set()
-    for (i, j), features in context.pairs(touching=new):
-        if coreference.probability(features) >= coreference.threshold:
-            partners.update(nearby[k].doc_id for k in (i, j) if k not in new)
-    return partners
+    linked = pair_probabilities(context, coreference, context.candidates_touching(new), coreference.threshold)
+    return {nearby[k].doc_id for pair in linked for k in pair if k not in new}
 
 
 def regroup_added(
