@@ -41,11 +41,13 @@ def task_data() -> Path:
 
 @pytest.fixture(autouse=True, scope="session")
 def private_record_cache(tmp_path_factory):
-    """Commands that cache records and sentence vectors write them under the test session's temporary folder."""
+    """Commands that cache records, sentence vectors and pair probabilities write them under the test session's
+    temporary folder."""
     patch = pytest.MonkeyPatch()
     cache = tmp_path_factory.mktemp("cache")
     patch.setenv("KG_COUNT_RECORD_CACHE", str(cache / "records.sqlite"))
     patch.setenv("KG_COUNT_VECTOR_CACHE", str(cache / "sentence_vectors.sqlite"))
+    patch.setenv("KG_COUNT_PAIR_CACHE", str(cache / "pair_probabilities"))
     yield
     patch.undo()
 

@@ -388,14 +388,14 @@ def test_grouping_in_several_processes_gives_the_clusters_of_one(monkeypatch, tm
     path.write_text("[batch]\ngrouping_processes = 2\ngrouping_parallel_pairs = 1\n")
     monkeypatch.setenv(SETTINGS_ENV, str(path))
     scorers = tmp_path / "scorers"
-    score = cluster_module._probabilities
+    score = cluster_module._scored_rows
 
     def noting_scorer(*args):
         with open(scorers, "a") as noted:
             noted.write(f"{os.getpid()}\n")
         return score(*args)
 
-    monkeypatch.setattr(cluster_module, "_probabilities", noting_scorer)
+    monkeypatch.setattr(cluster_module, "_scored_rows", noting_scorer)
     forked = component_pair_scores(PairContext.of(reports), model)
     assert forked[0].probability == alone[0].probability and forked[1] == alone[1]
     assert len(alone[0].probability) > 20

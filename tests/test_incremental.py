@@ -2,6 +2,7 @@
 the incidents they can touch, whatever order the documents came in, and gives the incident graph that
 grouping everything again gives."""
 
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 
 from kg_count.graph.loader import build_store
 from kg_count.graph.store import GraphStore
-from kg_count.incidents import materialise
+from kg_count.incidents import cluster, materialise, pair_cache
 from kg_count.incidents.incident_versions import current_triples
 from kg_count.incidents.materialise import ensure_incidents
 from kg_count.io.conll import Document, iter_documents, write_documents
@@ -51,6 +52,19 @@ def no_full_grouping(*args, **kwargs):
     raise AssertionError("adding documents grouped the whole store again")
 
 
+class CountedScoring:
+    """``cluster.pair_probabilities`` that counts the pairs it is asked to score."""
+
+    def __init__(self):
+        self.pairs = 0
+        self.score = cluster.pair_probabilities
+
+    def __call__(self, context, model, pairs, at_least=0.0):
+        self.pairs += len(pairs)
+        return self.score(context, model, pairs, at_least)
+
+
+@pytest.mark.parametrize("saved_pairs", [True, False], ids=["saved-pairs", "no-saved-pairs"])
 @pytest.mark.parametrize(
     "first, then",
     [
@@ -61,15 +75,48 @@ def no_full_grouping(*args, **kwargs):
     ids=["last-30", "interleaved", "first-5"],
 )
 def test_a_store_built_in_two_parts_has_the_incident_graph_of_one_built_at_once(
-    documents, at_once, first, then, tmp_path, monkeypatch
+    documents, at_once, first, then, saved_pairs, tmp_path, monkeypatch
 ):
+    monkeypatch.setenv(pair_cache.CACHE_ENV, str(tmp_path / "pairs"))
     store = tmp_path / "store"
     build_store(built(first(documents), tmp_path, "first"), store, cache=default_record_cache_path())
     before = incident_graph_quads(store)
+    assert len(list((tmp_path / "pairs").glob("*.npz"))) == 1
+    if not saved_pairs:
+        shutil.rmtree(tmp_path / "pairs")
     build_store(built(then(documents), tmp_path, "then"), store, cache=default_record_cache_path())
-    monkeypatch.setattr(materialise, "incidents_of", no_full_grouping)
+    monkeypatch.setattr(materialise, "grouped_incidents", no_full_grouping)
     assert incident_graph_quads(store) == at_once
     assert before != at_once
+
+
+def test_an_update_with_the_saved_pairs_scores_fewer_pairs_and_saves_those_a_grouping_at_once_saves(
+    documents, tmp_path, monkeypatch
+):
+    monkeypatch.setenv(pair_cache.CACHE_ENV, str(tmp_path / "pairs"))
+    counter, scored, store = CountedScoring(), {}, tmp_path / "store"
+    monkeypatch.setattr(cluster, "pair_probabilities", counter)
+    for saved_pairs in (False, True):
+        shutil.rmtree(store, ignore_errors=True)
+        build_store(built(documents[:-30], tmp_path, "first"), store, cache=default_record_cache_path())
+        incident_graph_quads(store)
+        if not saved_pairs:
+            shutil.rmtree(tmp_path / "pairs")
+        build_store(built(documents[-30:], tmp_path, "then"), store, cache=default_record_cache_path())
+        before = counter.pairs
+        incident_graph_quads(store)
+        scored[saved_pairs] = counter.pairs - before
+    assert 0 < scored[True] < scored[False]
+    with GraphStore(store) as opened:
+        stamp = materialise.stored_fingerprint(opened)
+    updated = pair_cache.ScoredPairs.load(stamp)
+    monkeypatch.setenv(pair_cache.CACHE_ENV, str(tmp_path / "fresh-pairs"))
+    build_store(built(documents, tmp_path, "all"), tmp_path / "fresh", cache=default_record_cache_path())
+    incident_graph_quads(tmp_path / "fresh")
+    whole = pair_cache.ScoredPairs.load(stamp)
+    assert updated is not None and whole is not None
+    assert (updated.doc_ids.tolist(), updated.codes.tolist()) == (whole.doc_ids.tolist(), whole.codes.tolist())
+    assert updated.probability.tolist() == whole.probability.tolist()
 
 
 def test_a_document_that_comes_again_with_other_text_is_grouped_as_its_new_version(documents, tmp_path):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import os
+from array import array
 from dataclasses import dataclass, field
 from functools import cached_property
 from multiprocessing import get_all_start_methods, get_context
@@ -23,6 +24,7 @@ from kg_count.geography import gazetteer
 from kg_count.memory import release_freed_memory
 from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.evidence import date_interval
+from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
 from kg_count.incidents.pair_features import Similarity, hard_conflict, pair_features
 from kg_count.incidents.word_rarity import WordRarity, content_words
 from kg_count.incidents.reports import Report
@@ -252,63 +254,96 @@ def link_components(reports: Sequence[Report], scores: PairScores, threshold: fl
     return [smallest[_root(parent, i)] for i in range(len(reports))]
 
 
-def _probabilities(
+def _scored_rows(
     context: PairContext, model: CoreferenceModel, pairs: np.ndarray, at_least: float
-) -> dict[tuple[int, int], float]:
-    """The probability under ``model`` of each of ``pairs`` without a hard conflict that reaches ``at_least``."""
-    found = {}
-    for i, j in pair_rows(pairs):
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which rows of ``pairs`` have no hard conflict and a probability under ``model`` that reaches ``at_least``,
+    and those probabilities: two arrays (8 bytes a pair, where a dictionary takes about 150)."""
+    rows, values = array("q"), array("d")
+    for row, (i, j) in enumerate(pair_rows(pairs)):
         features = context.features(i, j)
         if features is not None:
             probability = model.probability(features)
             if probability >= at_least:
-                found[(i, j)] = probability
-    return found
+                rows.append(row)
+                values.append(probability)
+    return np.frombuffer(rows, dtype=np.int64), np.frombuffer(values, dtype=np.float64)
 
 
 _SHARED: tuple = ()  # what forked scoring processes read: (context, model, pairs, processes, at_least)
 
 
-def _share_of_probabilities(share: int) -> dict[tuple[int, int], float]:
+def _share_of_rows(share: int) -> tuple[np.ndarray, np.ndarray]:
     context, model, pairs, processes, at_least = _SHARED
-    return _probabilities(context, model, pairs[share::processes], at_least)
+    rows, values = _scored_rows(context, model, pairs[share::processes], at_least)
+    return rows * processes + share, values
 
 
 def pair_probabilities(
     context: PairContext, model: CoreferenceModel, pairs: np.ndarray, at_least: float = 0.0
 ) -> dict[tuple[int, int], float]:
-    """``_probabilities`` of ``pairs``; from [batch] ``grouping_parallel_pairs`` pairs on, in [batch]
-    ``grouping_processes`` forked processes (0: one per CPU core), each scoring every n-th pair. Forked
-    processes share the reports and vectors without copying them; which process scores a pair changes
-    nothing of its probability."""
+    """The probability under ``model`` of each of ``pairs`` without a hard conflict that reaches ``at_least``.
+    From [batch] ``grouping_parallel_pairs`` pairs on, they are scored in [batch] ``grouping_processes`` forked
+    processes (0: one per CPU core), each scoring every n-th pair and sending back arrays. Forked processes share
+    the reports and vectors without copying them; which process scores a pair changes nothing of its
+    probability."""
     chosen = settings().batch
     processes = min(chosen.grouping_processes or os.cpu_count() or 1, len(pairs))
     if processes < 2 or len(pairs) < chosen.grouping_parallel_pairs or "fork" not in get_all_start_methods():
-        return _probabilities(context, model, pairs, at_least)
-    global _SHARED
-    _SHARED = (context, model, pairs, processes, at_least)
-    gazetteer()  # the pair features' place coordinates: built here, shared by the processes instead of built by each
-    gc.freeze()  # the collector in a forked process would write to every object and so copy its pages
-    try:
-        with get_context("fork").Pool(processes) as pool:
-            shares = pool.map(_share_of_probabilities, range(processes))
-    finally:
-        gc.unfreeze()
-        _SHARED = ()
-    return {pair: probability for share in shares for pair, probability in share.items()}
+        rows, values = _scored_rows(context, model, pairs, at_least)
+    else:
+        global _SHARED
+        _SHARED = (context, model, pairs, processes, at_least)
+        gazetteer()  # the pair features' place coordinates: built here and shared, instead of built by each process
+        gc.freeze()  # the collector in a forked process would write to every object and so copy its pages
+        try:
+            with get_context("fork").Pool(processes) as pool:
+                shares = pool.map(_share_of_rows, range(processes))
+        finally:
+            gc.unfreeze()
+            _SHARED = ()
+        rows = np.concatenate([share_rows for share_rows, _ in shares])
+        values = np.concatenate([share_values for _, share_values in shares])
+    return dict(zip(map(tuple, pairs[rows].tolist()), values.tolist()))
 
 
-def component_pair_scores(context: PairContext, model: CoreferenceModel) -> tuple[PairScores, list[str]]:
+def component_pair_scores(
+    context: PairContext, model: CoreferenceModel, earlier: EarlierScores | None = None
+) -> tuple[PairScores, list[str]]:
     """The probabilities ``merge_groups`` reads, and no more: every pair at or above ``model``'s merge threshold,
     and the other pairs of reports of one link component (merging never compares reports of two components).
     Keeping only these holds memory to the incidents' size instead of the candidate pairs'. Returns them and
-    each report's component (``link_components``)."""
+    each report's component (``link_components``). ``earlier``: what an update knows of the pairs from the
+    grouping before it (``pair_cache``), so that only the pairs it does not know are scored."""
+    if earlier is not None:
+        return _pair_scores_after(context, model, earlier)
     seeds = pair_probabilities(context, model, context.candidates, model.threshold)
     components = link_components(context.reports, PairScores({}, seeds), model.threshold)
     labels = np.unique(np.array(components, dtype=str), return_inverse=True)[1]
     pairs = context.candidates
     within = pairs[labels[pairs[:, 0]] == labels[pairs[:, 1]]]
     return PairScores({}, {**pair_probabilities(context, model, within), **seeds}), components
+
+
+def _pair_scores_after(
+    context: PairContext, model: CoreferenceModel, earlier: EarlierScores
+) -> tuple[PairScores, list[str]]:
+    """``component_pair_scores`` reading the probabilities ``earlier`` knows: the same pairs and probabilities."""
+    known, unknown, apart = earlier.resolve(context.reports, context.candidates)
+    probability = {**known, **pair_probabilities(context, model, unknown)}
+    components = link_components(context.reports, PairScores({}, probability), model.threshold)
+    labels = np.unique(np.array(components, dtype=str), return_inverse=True)[1]
+    probability.update(pair_probabilities(context, model, apart[labels[apart[:, 0]] == labels[apart[:, 1]]]))
+    within = {pair: p for pair, p in probability.items() if labels[pair[0]] == labels[pair[1]]}
+    return PairScores({}, within), components
+
+
+@dataclass
+class Grouping:
+    """Reports grouped: the clusters, and the probability of each pair of reports of one link component."""
+
+    clusters: list[ReportCluster]
+    pairs: ScoredPairs
 
 
 def cluster_reports(
@@ -321,6 +356,18 @@ def cluster_reports(
     clusters, largest first, then by earliest document id. ``evidence``: the pairs' features, when known
     (otherwise each pair is scored as it is compared and only the merging pairs' features are kept);
     ``rarity``: how rare title and lead words are in the whole store, when ``reports`` are part of it."""
+    return group_reports(reports, model, evidence, rarity).clusters
+
+
+def group_reports(
+    reports: Sequence[Report],
+    model: CoreferenceModel | None = None,
+    evidence: PairScores | None = None,
+    rarity: tuple[WordRarity, WordRarity] | None = None,
+    earlier: EarlierScores | None = None,
+) -> Grouping:
+    """``cluster_reports``, with the pair probabilities the grouping read (``earlier``: see
+    ``component_pair_scores``)."""
     model = model or shipped_coreference_model()
     context = None
     with held_settings():
@@ -329,7 +376,7 @@ def cluster_reports(
             components = link_components(reports, scores, model.threshold)
         else:
             context = PairContext.of(reports, rarity)
-            scores, components = component_pair_scores(context, model)
+            scores, components = component_pair_scores(context, model, earlier)
     clusters = []
     for group, links in merge_groups(reports, scores, model.threshold, model.group_threshold):
         merges = [
@@ -344,4 +391,4 @@ def cluster_reports(
         members = [reports[i] for i in sorted(group, key=lambda k: reports[k].doc_id)]
         clusters.append(ReportCluster(members, merges, components[group[0]]))
     clusters.sort(key=lambda c: (-len(c.reports), c.reports[0].doc_id))
-    return clusters
+    return Grouping(clusters, ScoredPairs.of(reports, scores.probability))

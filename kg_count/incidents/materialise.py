@@ -31,8 +31,9 @@ from kg_count.incidents import (
     reports,
     title_vectors,
 )
-from kg_count.incidents.cluster import cluster_reports
+from kg_count.incidents.cluster import Grouping, group_reports
 from kg_count.incidents.confidence import MODEL_PATH, incident_features, shipped_model, twin_features
+from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
 from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.person_status import PERSON_STATUS_PATH, shipped_person_status_model
 from kg_count.incidents.reconcile import Incident, reconcile
@@ -94,8 +95,18 @@ def reconciled_incidents(
     """Cluster reports (with ``coreference``, default the shipped coreference model; ``rarity`` as
     ``cluster_reports`` reads it) and reconcile each cluster; incident ids are the smallest document id of
     each. Returns the incidents and their clusters."""
-    clusters = cluster_reports(reports, coreference, rarity=rarity)
-    return [reconcile(group, min(r.doc_id for r in group.reports)) for group in clusters], clusters
+    incidents, grouping = reconciled_grouping(reports, coreference, rarity)
+    return incidents, grouping.clusters
+
+
+def reconciled_grouping(
+    reports, coreference: CoreferenceModel | None = None, rarity=None, earlier: EarlierScores | None = None
+) -> tuple[list[Incident], Grouping]:
+    """``reconciled_incidents``, with the whole ``Grouping`` (``earlier``: what an update knows of the pairs,
+    ``pair_cache``)."""
+    grouping = group_reports(reports, coreference, rarity=rarity, earlier=earlier)
+    incidents = [reconcile(group, min(r.doc_id for r in group.reports)) for group in grouping.clusters]
+    return incidents, grouping
 
 
 def incidents_of(reports, model=None, coreference: CoreferenceModel | None = None) -> list[Incident]:
@@ -103,10 +114,17 @@ def incidents_of(reports, model=None, coreference: CoreferenceModel | None = Non
     scored by ``model`` (default: the shipped incident-match model), its confidence of being a distinct real
     incident; each person it names, the probability of each status (the shipped person-status model).
     """
-    incidents, clusters = reconciled_incidents(reports, coreference)
-    twins = twin_features(incidents, [group.reports[0].family for group in clusters])
-    scored(incidents, clusters, twins, model)
-    return incidents
+    return grouped_incidents(reports, model, coreference)[0]
+
+
+def grouped_incidents(
+    reports, model=None, coreference: CoreferenceModel | None = None
+) -> tuple[list[Incident], ScoredPairs]:
+    """``incidents_of``, with the probabilities of the pairs the grouping read (``pair_cache``)."""
+    incidents, grouping = reconciled_grouping(reports, coreference)
+    twins = twin_features(incidents, [group.reports[0].family for group in grouping.clusters])
+    scored(incidents, grouping.clusters, twins, model)
+    return incidents, grouping.pairs
 
 
 def scored(incidents: list[Incident], clusters: list, twins: list[list[str]], model=None) -> None:
@@ -159,12 +177,14 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
         from kg_count.incidents.regroup import regroup_added
 
         status(f"regrouping the incidents {len(versions) - len(grouped)} new documents can touch")
-        regroup_added(store, coreference, versions, set(versions) - set(grouped), stamp)
+        earlier = stored_fingerprint(store)
+        regroup_added(store, coreference, versions, set(versions) - set(grouped), stamp, earlier)
         return incident_count(store), True
     status("grouping the store's reports into incidents")
-    incidents = incidents_of(reports_from_store(store), coreference=coreference)
+    incidents, pairs = grouped_incidents(reports_from_store(store), coreference=coreference)
     facts = [(KGC.builtFrom, Literal(stamp)), (KGC.builtWith, Literal(built_with))]
     write_version(store, incidents_as_triples(incidents, versions), facts)
+    pairs.save(stamp)
     return len(incidents), True
 
 

@@ -43,6 +43,7 @@ from kg_count.incidents.confidence import twin_features
 from kg_count.incidents.coreference_model import CoreferenceModel
 from kg_count.incidents.incident_graph import SCORE_PREDICATES, add_scores, incident_iri, incidents_as_triples
 from kg_count.incidents.incident_versions import current_version
+from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
 from kg_count.incidents.pair_features import rarity_edges
 from kg_count.incidents.reconcile import reconcile
 from kg_count.incidents.reports import Report, reports_from_store
@@ -92,16 +93,27 @@ def stored_incidents(store: GraphStore, version: URIRef) -> dict[str, StoredInci
     return found
 
 
+@dataclass
+class Changes:
+    """The pairs new documents changed: the probability of every candidate pair of a new report without a hard
+    conflict (``added``), and the candidate pairs of earlier reports that share a word whose rarity the new
+    documents moved (``reread``, by document ids), whose features may have changed."""
+
+    added: ScoredPairs
+    reread: set[tuple[str, str]]
+
+
 def touched_components(
     reports: list[Report],
     added: set[str],
     component_of: dict[str, str],
     rarity: tuple[WordRarity, WordRarity],
     coreference: CoreferenceModel,
-) -> set[str]:
+) -> tuple[set[str], Changes]:
     """The components (by id) that the ``added`` reports link to, or that hold a pair of reports whose features
-    the new documents changed (through a shared word whose rarity, ``rarity`` now, they moved)."""
-    touched = seed_partners(reports, added, rarity, coreference)
+    the new documents changed (through a shared word whose rarity, ``rarity`` now, they moved); and the pairs
+    the new documents changed (``Changes``)."""
+    touched, added_pairs = seed_partners(reports, added, rarity, coreference)
     before = text_rarities([r for r in reports if r.doc_id not in added])
     title_edges, lead_edges = rarity_edges()
     moved_titles, moved_leads = rarity[0].moved(before[0], title_edges), rarity[1].moved(before[1], lead_edges)
@@ -115,10 +127,12 @@ def touched_components(
     now = PairContext.of(holders, rarity)
     earlier = replace(now, rarity=before[0], lead_rarity=before[1])
     either = np.concatenate([candidate_pair_array(holders, rarity[0]), candidate_pair_array(holders, before[0])])
+    reread = set()
     for i, j in pair_rows(np.unique(either, axis=0)):
         if not (title_moved[i] & title_moved[j] or lead_moved[i] & lead_moved[j]):
             continue  # a pair's features and conflicts read word rarities only through the words it shares
         a, b = holders[i].doc_id, holders[j].doc_id
+        reread.add((a, b))
         features = now.features(i, j)
         if component_of[a] == component_of[b]:
             changed = features != earlier.features(i, j)
@@ -126,12 +140,15 @@ def touched_components(
             changed = features is not None and coreference.probability(features) >= coreference.threshold
         if changed:
             touched.update((a, b))
-    return {component_of[doc] for doc in touched if doc in component_of}
+    return {component_of[doc] for doc in touched if doc in component_of}, Changes(added_pairs, reread)
 
 
-def seed_partners(reports: list[Report], added: set[str], rarity, coreference: CoreferenceModel) -> set[str]:
-    """The earlier reports that an ``added`` one forms a pair with at or above the merge threshold. Only reports
-    whose dates lie near a new one's, or that share a last name with one, can be its candidates."""
+def seed_partners(
+    reports: list[Report], added: set[str], rarity, coreference: CoreferenceModel
+) -> tuple[set[str], ScoredPairs]:
+    """The earlier reports that an ``added`` one forms a pair with at or above the merge threshold, and the
+    probability of every candidate pair of an ``added`` report without a hard conflict. Only reports whose dates
+    lie near a new one's, or that share a last name with one, can be its candidates."""
     fresh = [r for r in reports if r.doc_id in added]
     slack = settings().clustering.date_slack_days
     windows = sorted(date_interval(r) for r in fresh)
@@ -151,17 +168,26 @@ def seed_partners(reports: list[Report], added: set[str], rarity, coreference: C
     ]
     context = PairContext.of(nearby, rarity)
     new = {i for i, r in enumerate(nearby) if r.doc_id in added}
-    linked = pair_probabilities(context, coreference, context.candidates_touching(new), coreference.threshold)
-    return {nearby[k].doc_id for pair in linked for k in pair if k not in new}
+    scored = pair_probabilities(context, coreference, context.candidates_touching(new))
+    partners = {
+        nearby[k].doc_id for pair, p in scored.items() if p >= coreference.threshold for k in pair if k not in new
+    }
+    return partners, ScoredPairs.of(nearby, scored)
 
 
 def regroup_added(
-    store: GraphStore, coreference: CoreferenceModel, versions: dict[str, str], added: set[str], stamp: str
+    store: GraphStore,
+    coreference: CoreferenceModel,
+    versions: dict[str, str],
+    added: set[str],
+    stamp: str,
+    earlier_stamp: str | None = None,
 ) -> None:
     """Group the ``added`` documents' reports into the store's incident graph with ``coreference``, regrouping
     only what they touch (see the module docstring); record their content hashes (``versions``) and ``stamp``
-    as the graph's fingerprint."""
-    from kg_count.incidents.materialise import reconciled_incidents, scored
+    as the graph's fingerprint. The pair probabilities the grouping of ``earlier_stamp`` saved (``pair_cache``),
+    where there are some, spare scoring the pairs the new documents did not change."""
+    from kg_count.incidents.materialise import reconciled_grouping, scored
 
     version = current_version(store)
     reports = reports_from_store(store)
@@ -169,11 +195,14 @@ def regroup_added(
     old = stored_incidents(store, version)
     component_of = {doc: incident.component for incident in old.values() for doc in incident.doc_ids}
     rarity = text_rarities(reports)
-    components = touched_components(reports, added, component_of, rarity, coreference)
+    components, changes = touched_components(reports, added, component_of, rarity, coreference)
     regrouped = sorted(
         (added & by_id.keys()) | {doc for doc, component in component_of.items() if component in components}
     )
-    fresh, clusters = reconciled_incidents([by_id[doc] for doc in regrouped], coreference, rarity)
+    saved = ScoredPairs.load(earlier_stamp) if earlier_stamp else None
+    earlier = EarlierScores(saved, component_of, changes.added, changes.reread) if saved is not None else None
+    fresh, grouping = reconciled_grouping([by_id[doc] for doc in regrouped], coreference, rarity, earlier)
+    clusters = grouping.clusters
     removed = {incident.incident_id for incident in old.values() if incident.component in components}
     kept = [incident for incident in old.values() if incident.incident_id not in removed]
     twins = twin_features([*fresh, *kept], [g.reports[0].family for g in clusters] + [i.family for i in kept])
@@ -192,6 +221,8 @@ def regroup_added(
         add_scores(inserted, incident_iri(incident.incident_id), incident)
     inserted.add((version, KGC.builtFrom, Literal(stamp)))
     store.update_graph(version, deleted, inserted)
+    if saved is not None:
+        saved.without(set(regrouped)).joined(grouping.pairs).save(stamp)
 
 
 def rescore(incident: StoredIncident, reports: list[Report], twin: list[str]):

@@ -1,0 +1,166 @@
+"""The probabilities of the report pairs a grouping scored, kept on disk so that an update scores again only
+the pairs whose features the new documents changed.
+
+A grouping holds, for every link component, the probability of each candidate pair of its reports without a
+hard conflict: what ``cluster.merge_groups`` reads (``cluster.component_pair_scores``). They are written as
+``ScoredPairs``, named by the fingerprint of the incident graph they made (``materialise.documents_fingerprint``:
+the documents' content hashes, the models, the settings and the code), to ``$KG_COUNT_PAIR_CACHE`` (default
+``pair_probabilities`` in the project cache folder). When documents are added, ``regroup`` reads the file of the
+fingerprint the store's incident graph holds (``EarlierScores``): a pair of earlier reports that shares no word
+whose rarity moved has the features it had, so its probability is the one stored when both reports were in one
+earlier component (no probability stored: a conflict), and below the merge threshold when they were in two. The
+pairs of new reports were scored once already, to find the components they link to; only the pairs sharing a
+moved word, and the unchanged pairs of two earlier components that new links join, are scored. Without the file
+(another machine, a cleared cache) all are scored, with the same result.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from itertools import chain
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from kg_count.incidents.reports import Report
+
+CACHE_ENV = "KG_COUNT_PAIR_CACHE"
+KEPT_FILES = 8  # the most recently written files stay; older ones are removed
+
+
+def default_pair_cache_folder() -> Path:
+    """``$KG_COUNT_PAIR_CACHE``, else ``pair_probabilities`` in the project cache folder."""
+    from kg_count.resources.wordnet import project_cache
+
+    return Path(os.environ.get(CACHE_ENV) or project_cache() / "pair_probabilities")
+
+
+@dataclass
+class ScoredPairs:
+    """Pair probabilities by document ids: ``doc_ids`` sorted; ``codes`` sorted, each ``first * len(doc_ids) +
+    second`` for indexes ``first < second`` into ``doc_ids``; ``probability`` by code."""
+
+    doc_ids: np.ndarray
+    codes: np.ndarray
+    probability: np.ndarray
+
+    @classmethod
+    def of(cls, reports: Sequence[Report], probability: dict[tuple[int, int], float]) -> "ScoredPairs":
+        """The pairs of ``probability`` (indexes into ``reports``) by the reports' document ids."""
+        ids = np.array([r.doc_id for r in reports], dtype=str)
+        doc_ids, position = np.unique(ids, return_inverse=True)
+        rows = np.fromiter(chain.from_iterable(probability), dtype=np.int64, count=2 * len(probability)).reshape(-1, 2)
+        values = np.fromiter(probability.values(), dtype=np.float64, count=len(probability))
+        return cls.from_indexes(doc_ids, position[rows[:, 0]], position[rows[:, 1]], values)
+
+    @classmethod
+    def from_indexes(
+        cls, doc_ids: np.ndarray, first: np.ndarray, second: np.ndarray, values: np.ndarray
+    ) -> "ScoredPairs":
+        """Pairs given by index arrays into ``doc_ids`` (in either order) and their probabilities."""
+        codes = np.minimum(first, second) * len(doc_ids) + np.maximum(first, second)
+        order = np.argsort(codes, kind="stable")
+        return cls(doc_ids, codes[order], values[order])
+
+    def indexes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The index into ``doc_ids`` of each pair's first and of its second report."""
+        size = max(len(self.doc_ids), 1)
+        return self.codes // size, self.codes % size
+
+    def without(self, dropped: set[str]) -> "ScoredPairs":
+        """These pairs less those with a report in ``dropped``."""
+        first, second = self.indexes()
+        gone = np.isin(self.doc_ids, sorted(dropped))
+        keep = ~(gone[first] | gone[second])
+        return ScoredPairs.from_indexes(self.doc_ids, first[keep], second[keep], self.probability[keep])
+
+    def joined(self, other: "ScoredPairs") -> "ScoredPairs":
+        """The pairs of both (no pair is in both)."""
+        doc_ids = np.union1d(self.doc_ids, other.doc_ids)
+        first, second = [], []
+        for part in (self, other):
+            moved = np.searchsorted(doc_ids, part.doc_ids)
+            a, b = part.indexes()
+            first.append(moved[a])
+            second.append(moved[b])
+        values = np.concatenate([self.probability, other.probability])
+        return ScoredPairs.from_indexes(doc_ids, np.concatenate(first), np.concatenate(second), values)
+
+    def lookup(self, first: Sequence[str], second: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """For each pair of document ids, whether it is held, and its probability (0 where not)."""
+        if not len(self.codes):
+            return np.zeros(len(first), dtype=bool), np.zeros(len(first))
+        last = len(self.doc_ids) - 1
+        a, b = np.searchsorted(self.doc_ids, first), np.searchsorted(self.doc_ids, second)
+        known = (self.doc_ids[np.minimum(a, last)] == first) & (self.doc_ids[np.minimum(b, last)] == second)
+        codes = np.minimum(a, b) * len(self.doc_ids) + np.maximum(a, b)
+        at = np.minimum(np.searchsorted(self.codes, codes), len(self.codes) - 1)
+        held = known & (self.codes[at] == codes)
+        return held, np.where(held, self.probability[at], 0.0)
+
+    def save(self, fingerprint: str, folder: Path | None = None) -> None:
+        """Write these pairs as the file of ``fingerprint`` (whole or not at all), then remove all but the
+        ``KEPT_FILES`` most recent files."""
+        folder = folder or default_pair_cache_folder()
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, partial = tempfile.mkstemp(prefix=f".{fingerprint}.", suffix=".partial", dir=folder)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                np.savez(handle, doc_ids=self.doc_ids, codes=self.codes, probability=self.probability)
+            os.replace(partial, folder / f"{fingerprint}.npz")
+        except BaseException:
+            Path(partial).unlink(missing_ok=True)
+            raise
+        for old in sorted(folder.glob("*.npz"), key=lambda p: p.stat().st_mtime, reverse=True)[KEPT_FILES:]:
+            old.unlink(missing_ok=True)
+
+    @classmethod
+    def load(cls, fingerprint: str, folder: Path | None = None) -> "ScoredPairs | None":
+        """The pairs saved for ``fingerprint``, or None when there are none (or the file cannot be read)."""
+        path = (folder or default_pair_cache_folder()) / f"{fingerprint}.npz"
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                return cls(data["doc_ids"], data["codes"], data["probability"])
+        except (OSError, ValueError, KeyError):
+            return None
+
+
+@dataclass
+class EarlierScores:
+    """What an update knows of the pairs of the reports it regroups: the earlier grouping's ``scored`` pairs,
+    each earlier report's ``component``, every candidate pair of a new report without a hard conflict
+    (``added``, scored when finding the components the new reports link to), and the candidate pairs of earlier
+    reports that share a word whose rarity moved (``reread``, by document ids)."""
+
+    scored: ScoredPairs
+    component: dict[str, str]
+    added: ScoredPairs
+    reread: set[tuple[str, str]]
+
+    def resolve(
+        self, reports: Sequence[Report], pairs: np.ndarray
+    ) -> tuple[dict[tuple[int, int], float], np.ndarray, np.ndarray]:
+        """For candidate ``pairs`` (rows of indexes into ``reports``): the probabilities known (a pair of a new
+        report, or of one earlier component; such a pair without one has a conflict), the pairs to score (those
+        sharing a moved word), and the pairs of two earlier components, unchanged and so below the merge
+        threshold."""
+        ids = np.array([r.doc_id for r in reports], dtype=str)
+        labels = {c: k for k, c in enumerate(sorted(set(self.component.values())))}
+        component = np.array([labels.get(self.component.get(doc, ""), -1) for doc in ids.tolist()], dtype=np.int64)
+        a, b = pairs[:, 0], pairs[:, 1]
+        new = (component[a] < 0) | (component[b] < 0)
+        reread = np.zeros(len(pairs), dtype=bool)
+        if self.reread:
+            index = {doc: k for k, doc in enumerate(ids.tolist())}
+            marked = [(index[x], index[y]) for x, y in self.reread if x in index and y in index]
+            codes = np.array([min(i, j) * len(ids) + max(i, j) for i, j in marked], dtype=np.int64)
+            reread = ~new & np.isin(a * len(ids) + b, codes)
+        same = ~new & ~reread & (component[a] == component[b])
+        known: dict[tuple[int, int], float] = {}
+        for rows, scored in ((new, self.added), (same, self.scored)):
+            held, probability = scored.lookup(ids[a[rows]], ids[b[rows]])
+            known.update(zip(map(tuple, pairs[rows][held].tolist()), probability[held].tolist()))
+        return known, pairs[reread], pairs[~new & ~reread & ~same]
