@@ -173,6 +173,10 @@ class PairContext:
         release_freed_memory()  # the sweep's temporary arrays
         return pairs
 
+    def forget_candidates(self) -> None:
+        """Let go of the candidate pairs (formed again if read again)."""
+        self.__dict__.pop("candidates", None)
+
     def candidates_touching(self, touching: set[int]) -> np.ndarray:
         """The candidate pairs one of whose reports is in ``touching``."""
         marked = np.zeros(len(self.reports), dtype=bool)
@@ -295,6 +299,7 @@ def pair_probabilities(
         global _SHARED
         _SHARED = (context, model, pairs, processes, at_least)
         gazetteer()  # the pair features' place coordinates: built here and shared, instead of built by each process
+        release_freed_memory()  # what the parent freed since, so that no forked process starts holding it
         gc.freeze()  # the collector in a forked process would write to every object and so copy its pages
         try:
             with get_context("fork").Pool(processes) as pool:
@@ -322,6 +327,8 @@ def component_pair_scores(
     labels = np.unique(np.array(components, dtype=str), return_inverse=True)[1]
     pairs = context.candidates
     within = pairs[labels[pairs[:, 0]] == labels[pairs[:, 1]]]
+    del pairs
+    context.forget_candidates()  # read no more: the processes that score ``within`` start without them
     return PairScores({}, {**pair_probabilities(context, model, within), **seeds}), components
 
 

@@ -48,6 +48,7 @@ from kg_count.incidents.pair_features import rarity_edges
 from kg_count.incidents.reconcile import reconcile
 from kg_count.incidents.reports import Report, reports_from_store
 from kg_count.incidents.word_rarity import WordRarity, content_words
+from kg_count.memory import release_freed_memory
 from kg_count.settings import settings
 
 if TYPE_CHECKING:
@@ -203,6 +204,7 @@ def regroup_added(
     earlier = EarlierScores(saved, component_of, changes.added, changes.reread) if saved is not None else None
     fresh, grouping = reconciled_grouping([by_id[doc] for doc in regrouped], coreference, rarity, earlier)
     clusters = grouping.clusters
+    release_freed_memory()  # the grouping's pair probabilities, before the update's text is built
     removed = {incident.incident_id for incident in old.values() if incident.component in components}
     kept = [incident for incident in old.values() if incident.incident_id not in removed]
     twins = twin_features([*fresh, *kept], [g.reports[0].family for g in clusters] + [i.family for i in kept])
