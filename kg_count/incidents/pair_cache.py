@@ -17,7 +17,6 @@ moved word, and the unchanged pairs of two earlier components that new links joi
 from __future__ import annotations
 
 import os
-import tempfile
 from itertools import chain
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import Sequence
 import numpy as np
 
 from kg_count.incidents.reports import Report
+from kg_count.io.atomic import atomic_writer
 
 CACHE_ENV = "KG_COUNT_PAIR_CACHE"
 KEPT_FILES = 8  # the most recently written files stay; older ones are removed
@@ -105,15 +105,8 @@ class ScoredPairs:
         """Write these pairs as the file of ``fingerprint`` (whole or not at all), then remove all but the
         ``KEPT_FILES`` most recent files."""
         folder = folder or default_pair_cache_folder()
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, partial = tempfile.mkstemp(prefix=f".{fingerprint}.", suffix=".partial", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                np.savez(handle, doc_ids=self.doc_ids, codes=self.codes, probability=self.probability)
-            os.replace(partial, folder / f"{fingerprint}.npz")
-        except BaseException:
-            Path(partial).unlink(missing_ok=True)
-            raise
+        with atomic_writer(folder / f"{fingerprint}.npz", binary=True) as handle:
+            np.savez(handle, doc_ids=self.doc_ids, codes=self.codes, probability=self.probability)
         for old in sorted(folder.glob("*.npz"), key=lambda p: p.stat().st_mtime, reverse=True)[KEPT_FILES:]:
             old.unlink(missing_ok=True)
 

@@ -7,12 +7,13 @@ import os
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import BinaryIO, Iterator, TextIO
 
 
 @contextmanager
-def atomic_writer(path: str | os.PathLike) -> Iterator[TextIO]:
-    """Yield a text handle; on success the file appears at ``path`` whole, on error nothing is left."""
+def atomic_writer(path: str | os.PathLike, binary: bool = False) -> Iterator[TextIO | BinaryIO]:
+    """Yield a text handle (a bytes handle when ``binary``); on success the file appears at ``path`` whole, on
+    error nothing is left."""
     from kg_count.errors import InputError
 
     target = Path(path)
@@ -25,7 +26,7 @@ def atomic_writer(path: str | os.PathLike) -> Iterator[TextIO]:
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
     try:
         os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8") as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
