@@ -2,6 +2,7 @@
 
 import datetime as dt
 
+import numpy as np
 import pytest
 
 from kg_count.incidents.cluster import ReportCluster, cluster_reports, pair_evidence
@@ -368,6 +369,9 @@ def test_candidate_pairs_are_every_pair_the_blocking_rules_allow():
 
     expected = [(i, j) for i, j in combinations(range(len(reports)), 2) if allowed(reports[i], reports[j])]
     assert expected and [tuple(row) for row in candidate_pair_array(reports, rarity).tolist()] == expected
+    marked = np.array([chosen.random() < 0.1 for _ in reports])
+    touching = [(i, j) for i, j in expected if marked[i] or marked[j]]
+    assert touching and [tuple(row) for row in candidate_pair_array(reports, rarity, marked).tolist()] == touching
 
 
 def test_grouping_in_several_processes_gives_the_clusters_of_one(monkeypatch, tmp_path):

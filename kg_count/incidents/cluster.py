@@ -76,17 +76,26 @@ def _close_in_time(members: Sequence[int], intervals: dict[int, tuple], slack: i
     return np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
 
 
-def _all_pairs(members: Sequence[int]) -> np.ndarray:
-    """Every index pair (rows ``i < j``) of ``members``."""
+def _all_pairs(members: Sequence[int], marked: np.ndarray | None = None) -> np.ndarray:
+    """Every index pair (rows ``i < j``) of ``members``; with ``marked`` (a mask over all indices), only those
+    with a marked member (a pair of two marked members may come twice)."""
     index = np.array(sorted(members), dtype=np.int64)
-    earlier, later = np.triu_indices(len(index), 1)
-    return np.stack([index[earlier], index[later]], axis=1)
+    if marked is None:
+        earlier, later = np.triu_indices(len(index), 1)
+        return np.stack([index[earlier], index[later]], axis=1)
+    chosen = index[marked[index]]
+    a, b = np.repeat(chosen, len(index)), np.tile(index, len(chosen))
+    a, b = a[a != b], b[a != b]
+    return np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
 
 
-def candidate_pair_array(reports: Sequence[Report], rarity: WordRarity | None = None) -> np.ndarray:
+def candidate_pair_array(
+    reports: Sequence[Report], rarity: WordRarity | None = None, touching: np.ndarray | None = None
+) -> np.ndarray:
     """Index pairs of reports of one kind whose date intervals lie within the [clustering] ``date_slack_days``,
     or that name someone with the same last name, whatever their dates: an (n, 2) array of rows ``i < j``,
-    sorted.
+    sorted. ``touching``: a mask over ``reports``; when given, only the pairs with a marked report (formed
+    without the others, which a common last name makes many).
 
     Pairs in two named states are formed only when their titles share a word at least [clustering]
     ``state_bridge_rarity`` rare by ``rarity`` (``hard_conflict`` refuses the others), so the work grows
@@ -105,7 +114,7 @@ def candidate_pair_array(reports: Sequence[Report], rarity: WordRarity | None = 
             if rarity.of(word) >= chosen.state_bridge_rarity:
                 by_rare_word.setdefault((report.family, word), []).append(i)
     blocks = [np.zeros((0, 2), dtype=np.int64)]
-    blocks += [_all_pairs(members) for members in by_name.values()]
+    blocks += [_all_pairs(members, touching) for members in by_name.values()]
     stateless_reports = np.zeros(len(reports), dtype=bool)
     for states in by_state.values():
         stateless = states.get(None, [])
@@ -116,6 +125,8 @@ def candidate_pair_array(reports: Sequence[Report], rarity: WordRarity | None = 
                 pairs = _close_in_time(members + stateless, intervals, chosen.date_slack_days)
                 blocks.append(pairs[~(stateless_reports[pairs[:, 0]] & stateless_reports[pairs[:, 1]])])
     blocks += [_close_in_time(members, intervals, chosen.date_slack_days) for members in by_rare_word.values()]
+    if touching is not None:
+        blocks = [block[touching[block[:, 0]] | touching[block[:, 1]]] for block in blocks]
     codes = np.unique(np.concatenate([block[:, 0] * len(reports) + block[:, 1] for block in blocks]))
     return np.stack([codes // max(len(reports), 1), codes % max(len(reports), 1)], axis=1)
 
@@ -181,8 +192,7 @@ class PairContext:
         """The candidate pairs one of whose reports is in ``touching``."""
         marked = np.zeros(len(self.reports), dtype=bool)
         marked[sorted(touching)] = True
-        pairs = self.candidates
-        return pairs[marked[pairs[:, 0]] | marked[pairs[:, 1]]]
+        return candidate_pair_array(self.reports, self.rarity, marked)
 
     def pairs(self) -> Iterator[tuple[tuple[int, int], list[str]]]:
         """Every candidate pair without a hard conflict, with its features."""

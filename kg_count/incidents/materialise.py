@@ -37,6 +37,7 @@ from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
 from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.person_status import PERSON_STATUS_PATH, shipped_person_status_model
 from kg_count.incidents.reconcile import Incident, reconcile
+from kg_count.incidents.report_cache import save_reports
 from kg_count.incidents.reports import reports_from_store
 from kg_count.learning.model_files import file_sha256
 from kg_count.progress import status
@@ -181,7 +182,9 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
         regroup_added(store, coreference, versions, set(versions) - set(grouped), stamp, earlier)
         return incident_count(store), True
     status("grouping the store's reports into incidents")
-    incidents, pairs = grouped_incidents(reports_from_store(store), coreference=coreference)
+    reports = reports_from_store(store)
+    save_reports(reports, stamp)
+    incidents, pairs = grouped_incidents(reports, coreference=coreference)
     facts = [(KGC.builtFrom, Literal(stamp)), (KGC.builtWith, Literal(built_with))]
     write_version(store, incidents_as_triples(incidents, versions), facts)
     pairs.save(stamp)

@@ -38,6 +38,12 @@ def default_pair_cache_folder() -> Path:
     return Path(os.environ.get(CACHE_ENV) or project_cache() / "pair_probabilities")
 
 
+def keep_newest(folder: Path, pattern: str) -> None:
+    """Remove all but the ``KEPT_FILES`` most recently written files of ``folder`` matching ``pattern``."""
+    for old in sorted(folder.glob(pattern), key=lambda p: p.stat().st_mtime, reverse=True)[KEPT_FILES:]:
+        old.unlink(missing_ok=True)
+
+
 @dataclass
 class ScoredPairs:
     """Pair probabilities by document ids: ``doc_ids`` sorted; ``codes`` sorted, each ``first * len(doc_ids) +
@@ -107,8 +113,7 @@ class ScoredPairs:
         folder = folder or default_pair_cache_folder()
         with atomic_writer(folder / f"{fingerprint}.npz", binary=True) as handle:
             np.savez(handle, doc_ids=self.doc_ids, codes=self.codes, probability=self.probability)
-        for old in sorted(folder.glob("*.npz"), key=lambda p: p.stat().st_mtime, reverse=True)[KEPT_FILES:]:
-            old.unlink(missing_ok=True)
+        keep_newest(folder, "*.npz")
 
     @classmethod
     def load(cls, fingerprint: str, folder: Path | None = None) -> "ScoredPairs | None":

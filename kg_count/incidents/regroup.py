@@ -46,6 +46,7 @@ from kg_count.incidents.incident_versions import current_version
 from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
 from kg_count.incidents.pair_features import rarity_edges
 from kg_count.incidents.reconcile import reconcile
+from kg_count.incidents.report_cache import load_reports, save_reports
 from kg_count.incidents.reports import Report, reports_from_store
 from kg_count.incidents.word_rarity import WordRarity, content_words
 from kg_count.memory import release_freed_memory
@@ -191,7 +192,8 @@ def regroup_added(
     from kg_count.incidents.materialise import reconciled_grouping, scored
 
     version = current_version(store)
-    reports = reports_from_store(store)
+    reports = current_reports(store, added, earlier_stamp)
+    save_reports(reports, stamp)
     by_id = {r.doc_id: r for r in reports}
     old = stored_incidents(store, version)
     component_of = {doc: incident.component for incident in old.values() for doc in incident.doc_ids}
@@ -203,10 +205,17 @@ def regroup_added(
     saved = ScoredPairs.load(earlier_stamp) if earlier_stamp else None
     earlier = EarlierScores(saved, component_of, changes.added, changes.reread) if saved is not None else None
     fresh, grouping = reconciled_grouping([by_id[doc] for doc in regrouped], coreference, rarity, earlier)
-    clusters = grouping.clusters
     release_freed_memory()  # the grouping's pair probabilities, before the update's text is built
-    removed = {incident.incident_id for incident in old.values() if incident.component in components}
-    kept = [incident for incident in old.values() if incident.incident_id not in removed]
+    same = unchanged_incidents(old, fresh, grouping.clusters, added, changes.reread)
+    changed = [n for n, incident in enumerate(fresh) if incident.incident_id not in same]
+    fresh, clusters = [fresh[n] for n in changed], [grouping.clusters[n] for n in changed]
+    removed = {i.incident_id for i in old.values() if i.component in components and i.incident_id not in same}
+    kept = [
+        replace(incident, component=same.get(incident.incident_id, incident.component))
+        for incident in old.values()
+        if incident.incident_id not in removed
+    ]
+    relabelled = [i for i in kept if i.component != old[i.incident_id].component]
     twins = twin_features([*fresh, *kept], [g.reports[0].family for g in clusters] + [i.family for i in kept])
     scored(fresh, clusters, twins[: len(fresh)])
     rescored = [
@@ -216,15 +225,50 @@ def regroup_added(
     ]
     deleted = incident_triples(store, version, removed)
     scores = [(incident_iri(i.incident_id), p) for i in rescored for p in SCORE_PREDICATES]
-    deleted += stored_triples(store, version, [*scores, (version, KGC.builtFrom)])
+    labels = [(incident_iri(i.incident_id), KGC.component) for i in relabelled]
+    deleted += stored_triples(store, version, [*scores, *labels, (version, KGC.builtFrom)])
     deleted += orphaned_coordinates(store, version, removed, [*fresh, *kept])
     inserted = set(incidents_as_triples(fresh, {doc: versions[doc] for doc in added}))
     for incident in rescored:
         add_scores(inserted, incident_iri(incident.incident_id), incident)
+    inserted.update((incident_iri(i.incident_id), KGC.component, Literal(i.component)) for i in relabelled)
     inserted.add((version, KGC.builtFrom, Literal(stamp)))
     store.update_graph(version, deleted, inserted)
     if saved is not None:
         saved.without(set(regrouped)).joined(grouping.pairs).save(stamp)
+
+
+def current_reports(store: GraphStore, added: set[str], earlier_stamp: str | None) -> list[Report]:
+    """Every report of the store, by document id: those of the ``added`` documents read from the store, the others
+    from the reports saved with the grouping of ``earlier_stamp`` (``report_cache``), or all from the store when
+    none were saved."""
+    saved = load_reports(earlier_stamp) if earlier_stamp else None
+    if saved is None:
+        return reports_from_store(store)
+    earlier = [report for doc, report in saved.items() if doc not in added]
+    return sorted([*earlier, *reports_from_store(store, added)], key=lambda r: r.doc_id)
+
+
+def unchanged_incidents(
+    old: dict[str, StoredIncident], fresh: list, clusters: list[ReportCluster], added: set[str], reread
+) -> dict[str, str]:
+    """Of the ``fresh`` incidents (reconciled from ``clusters``) a regrouping made, those whose graph is an
+    ``old`` incident's but for its component (the id of the link component, which a new document can join to
+    another): the same documents, none of them ``added``, and no pair of them whose features a moved word
+    rarity may have changed (in ``reread``), so that their grouping read the same pairs and reconciled the
+    same reports. Returns their ids with their components now; their triples need not be written again."""
+    candidates = {
+        incident.incident_id: cluster.component
+        for incident, cluster in zip(fresh, clusters)
+        if incident.incident_id in old
+        and incident.doc_ids == old[incident.incident_id].doc_ids
+        and not added.intersection(incident.doc_ids)
+    }
+    holder = {doc: incident_id for incident_id in candidates for doc in old[incident_id].doc_ids}
+    for a, b in reread:
+        if holder.get(a) is not None and holder.get(a) == holder.get(b):
+            candidates.pop(holder[a], None)
+    return candidates
 
 
 def rescore(incident: StoredIncident, reports: list[Report], twin: list[str]):

@@ -11,8 +11,9 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
+from kg_count.graph.document_graph import document_iri
 from kg_count.graph.queries import read_query
 from kg_count.task import GUN_TYPES
 from kg_count.nlp.participants import PARTICIPATING_ROLES
@@ -77,10 +78,19 @@ class Report:
         )
 
 
-def reports_from_store(store: GraphStore) -> list[Report]:
-    """Read every document's reported events from a GraphStore; return one Report per document, by doc id."""
+def _of_documents(query: str, doc_ids: Iterable[str] | None) -> str:
+    """``query`` (whose graphs are ``?doc``) over the graphs of ``doc_ids`` only, or over all when None."""
+    if doc_ids is None:
+        return query
+    graphs = " ".join(document_iri(doc).n3() for doc in sorted(doc_ids))
+    return query.replace("WHERE {\n", f"WHERE {{\n  VALUES ?doc {{ {graphs} }}\n", 1)
+
+
+def reports_from_store(store: GraphStore, doc_ids: Iterable[str] | None = None) -> list[Report]:
+    """Read every document's reported events from a GraphStore (only those of ``doc_ids`` when given); return one
+    Report per document with reported events, by doc id."""
     reports: dict[str, Report] = {}
-    for row in store.values(read_query("reports")):
+    for row in store.values(_of_documents(read_query("reports"), doc_ids)):
         doc_id, dct, title, lead, event_type, date, granularity, certainty, city, label, state, *counts = row
         report = reports.get(doc_id)
         if report is None:
@@ -103,7 +113,9 @@ def reports_from_store(store: GraphStore) -> list[Report]:
         else:
             report.types.add(_local(event_type))
     people: dict[str, dict[str, ReportedPerson]] = defaultdict(dict)
-    for doc_id, person, full, first, last, age, role, status in store.values(read_query("report_people")):
+    for doc_id, person, full, first, last, age, role, status in store.values(
+        _of_documents(read_query("report_people"), doc_ids)
+    ):
         people[doc_id][person] = ReportedPerson(full, first, last, age, _local(role), _local(status))
     for doc_id, found in people.items():
         if doc_id in reports:
