@@ -157,7 +157,7 @@ class GraphStore:
     def document_versions(self) -> dict[str, str]:
         """The content hash of every complete document graph, by document id ("" for graphs written
         before hashes were stored, which are then rebuilt)."""
-        return {str(row.docId): str(row.contentHash or "") for row in self.query(read_query("document_ids"))}
+        return {str(doc_id): str(content or "") for doc_id, content in self.values(read_query("document_ids"))}
 
     def add(self, record: DocumentRecord, content_hash: str | None = None, lead: str | None = None) -> int:
         """Replace the document's graph with the one built from ``record`` (the document's content hash

@@ -11,7 +11,7 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from kg_count.graph.document_graph import document_iri
 from kg_count.graph.queries import read_query
@@ -78,19 +78,25 @@ class Report:
         )
 
 
-def _of_documents(query: str, doc_ids: Iterable[str] | None) -> str:
-    """``query`` (whose graphs are ``?doc``) over the graphs of ``doc_ids`` only, or over all when None."""
+def _rows(store: GraphStore, query: str, doc_ids: Iterable[str] | None) -> Iterator[tuple]:
+    """The rows of ``query`` (whose pattern is one ``GRAPH ?doc``) over every document graph, or over those of
+    ``doc_ids`` only, read one graph at a time (a VALUES list of graphs is not pushed into the pattern: it costs a
+    scan of every graph)."""
     if doc_ids is None:
-        return query
-    graphs = " ".join(document_iri(doc).n3() for doc in sorted(doc_ids))
-    return query.replace("WHERE {\n", f"WHERE {{\n  VALUES ?doc {{ {graphs} }}\n", 1)
+        yield from store.values(query)
+        return
+    if "GRAPH ?doc {" not in query:
+        raise ValueError("a query read per document needs the pattern GRAPH ?doc { ... }")
+    for doc in sorted(doc_ids):
+        graph = document_iri(doc).n3()
+        yield from store.values(query.replace("GRAPH ?doc {", f"BIND({graph} AS ?doc) GRAPH {graph} {{", 1))
 
 
 def reports_from_store(store: GraphStore, doc_ids: Iterable[str] | None = None) -> list[Report]:
     """Read every document's reported events from a GraphStore (only those of ``doc_ids`` when given); return one
     Report per document with reported events, by doc id."""
     reports: dict[str, Report] = {}
-    for row in store.values(_of_documents(read_query("reports"), doc_ids)):
+    for row in _rows(store, read_query("reports"), doc_ids):
         doc_id, dct, title, lead, event_type, date, granularity, certainty, city, label, state, *counts = row
         report = reports.get(doc_id)
         if report is None:
@@ -113,9 +119,7 @@ def reports_from_store(store: GraphStore, doc_ids: Iterable[str] | None = None) 
         else:
             report.types.add(_local(event_type))
     people: dict[str, dict[str, ReportedPerson]] = defaultdict(dict)
-    for doc_id, person, full, first, last, age, role, status in store.values(
-        _of_documents(read_query("report_people"), doc_ids)
-    ):
+    for doc_id, person, full, first, last, age, role, status in _rows(store, read_query("report_people"), doc_ids):
         people[doc_id][person] = ReportedPerson(full, first, last, age, _local(role), _local(status))
     for doc_id, found in people.items():
         if doc_id in reports:
