@@ -50,6 +50,7 @@ from kg_count.incidents.report_cache import load_reports, save_reports
 from kg_count.incidents.reports import Report, reports_from_store
 from kg_count.incidents.word_rarity import WordRarity, content_words
 from kg_count.memory import release_freed_memory
+from kg_count.progress import status
 from kg_count.settings import settings
 
 if TYPE_CHECKING:
@@ -192,18 +193,21 @@ def regroup_added(
     from kg_count.incidents.materialise import reconciled_grouping, scored
 
     version = current_version(store)
+    status(f"reading the reports of {len(added)} new documents")
     reports = current_reports(store, added, earlier_stamp)
     save_reports(reports, stamp)
     by_id = {r.doc_id: r for r in reports}
     old = stored_incidents(store, version)
     component_of = {doc: incident.component for incident in old.values() for doc in incident.doc_ids}
     rarity = text_rarities(reports)
+    status(f"finding the incidents {len(added)} new documents touch among {len(old)}")
     components, changes = touched_components(reports, added, component_of, rarity, coreference)
     regrouped = sorted(
         (added & by_id.keys()) | {doc for doc, component in component_of.items() if component in components}
     )
     saved = ScoredPairs.load(earlier_stamp) if earlier_stamp else None
     earlier = EarlierScores(saved, component_of, changes.added, changes.reread) if saved is not None else None
+    status(f"regrouping {len(regrouped)} reports of {len(components)} link components")
     fresh, grouping = reconciled_grouping([by_id[doc] for doc in regrouped], coreference, rarity, earlier)
     release_freed_memory()  # the grouping's pair probabilities, before the update's text is built
     same = unchanged_incidents(old, fresh, grouping.clusters, added, changes.reread)
@@ -216,6 +220,7 @@ def regroup_added(
         if incident.incident_id not in removed
     ]
     relabelled = [i for i in kept if i.component != old[i.incident_id].component]
+    status(f"writing {len(fresh)} new or changed incidents in place of {len(removed)}")
     twins = twin_features([*fresh, *kept], [g.reports[0].family for g in clusters] + [i.family for i in kept])
     scored(fresh, clusters, twins[: len(fresh)])
     rescored = [
