@@ -211,14 +211,7 @@ def regroup_added(
     fresh, grouping = reconciled_grouping([by_id[doc] for doc in regrouped], coreference, rarity, earlier)
     release_freed_memory()  # the grouping's pair probabilities, before the update's text is built
     same = unchanged_incidents(old, fresh, grouping.clusters, added, changes.reread)
-    changed = [n for n, incident in enumerate(fresh) if incident.incident_id not in same]
-    fresh, clusters = [fresh[n] for n in changed], [grouping.clusters[n] for n in changed]
-    removed = {i.incident_id for i in old.values() if i.component in components and i.incident_id not in same}
-    kept = [
-        replace(incident, component=same.get(incident.incident_id, incident.component))
-        for incident in old.values()
-        if incident.incident_id not in removed
-    ]
+    fresh, clusters, removed, kept = _replaced(old, components, fresh, grouping.clusters, same)
     relabelled = [i for i in kept if i.component != old[i.incident_id].component]
     status(f"writing {len(fresh)} new or changed incidents in place of {len(removed)}")
     twins = twin_features([*fresh, *kept], [g.reports[0].family for g in clusters] + [i.family for i in kept])
@@ -252,6 +245,22 @@ def current_reports(store: GraphStore, added: set[str], earlier_stamp: str | Non
         return reports_from_store(store)
     earlier = [report for doc, report in saved.items() if doc not in added]
     return sorted([*earlier, *reports_from_store(store, added)], key=lambda r: r.doc_id)
+
+
+def _replaced(
+    old: dict[str, StoredIncident], components: set[str], fresh: list, clusters: list, same: dict[str, str]
+) -> tuple[list, list, set[str], list[StoredIncident]]:
+    """The ``fresh`` incidents (with their ``clusters``) to write, the ``old`` incident ids they replace (those of
+    the regrouped ``components`` that are not ``same``, ``unchanged_incidents``), and the old incidents that
+    stay, each with its component now."""
+    changed = [n for n, incident in enumerate(fresh) if incident.incident_id not in same]
+    removed = {i.incident_id for i in old.values() if i.component in components and i.incident_id not in same}
+    kept = [
+        replace(incident, component=same.get(incident.incident_id, incident.component))
+        for incident in old.values()
+        if incident.incident_id not in removed
+    ]
+    return [fresh[n] for n in changed], [clusters[n] for n in changed], removed, kept
 
 
 def unchanged_incidents(
