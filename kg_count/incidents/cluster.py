@@ -188,12 +188,6 @@ class PairContext:
         """Let go of the candidate pairs (formed again if read again)."""
         self.__dict__.pop("candidates", None)
 
-    def candidates_touching(self, touching: set[int]) -> np.ndarray:
-        """The candidate pairs one of whose reports is in ``touching``."""
-        marked = np.zeros(len(self.reports), dtype=bool)
-        marked[sorted(touching)] = True
-        return candidate_pair_array(self.reports, self.rarity, marked)
-
     def pairs(self) -> Iterator[tuple[tuple[int, int], list[str]]]:
         """Every candidate pair without a hard conflict, with its features."""
         for i, j in pair_rows(self.candidates):

@@ -169,13 +169,21 @@ def seed_partners(
         for r in reports
         if r.doc_id in added or names & {p.last_name.lower() for p in r.named_participants} or near(r)
     ]
-    context = PairContext.of(nearby, rarity)
-    new = {i for i, r in enumerate(nearby) if r.doc_id in added}
-    scored = pair_probabilities(context, coreference, context.candidates_touching(new))
+    marked = np.array([r.doc_id in added for r in nearby], dtype=bool)
+    pairs = candidate_pair_array(nearby, rarity[0], marked)
+    involved = np.unique(pairs)  # only these reports' title vectors are read
+    position = np.full(len(nearby), -1, dtype=np.int64)
+    position[involved] = np.arange(len(involved))
+    compared = [nearby[k] for k in involved.tolist()]
+    scored = pair_probabilities(PairContext.of(compared, rarity), coreference, position[pairs])
     partners = {
-        nearby[k].doc_id for pair, p in scored.items() if p >= coreference.threshold for k in pair if k not in new
+        compared[k].doc_id
+        for pair, p in scored.items()
+        if p >= coreference.threshold
+        for k in pair
+        if compared[k].doc_id not in added
     }
-    return partners, ScoredPairs.of(nearby, scored)
+    return partners, ScoredPairs.of(compared, scored)
 
 
 def regroup_added(
