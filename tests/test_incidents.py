@@ -405,3 +405,10 @@ def test_grouping_in_several_processes_gives_the_clusters_of_one(monkeypatch, tm
     assert len(alone[0].probability) > 20
     scored_in = set(scorers.read_text().split())
     assert len(scored_in) >= 2 and str(os.getpid()) not in scored_in
+
+
+def test_word_rarity_without_some_texts_is_the_rarity_of_the_others():
+    texts = ["Man shot on Elm Street", "Elm Street shooting leaves two hurt", "Fire on Oak Avenue", "Oak Avenue fire"]
+    whole = WordRarity.of_texts(texts)
+    assert whole.without(texts[1::2]) == WordRarity.of_texts(texts[::2])
+    assert whole.without(texts) == WordRarity.of_texts([])

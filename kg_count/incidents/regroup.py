@@ -117,7 +117,8 @@ def touched_components(
     the new documents changed (through a shared word whose rarity, ``rarity`` now, they moved); and the pairs
     the new documents changed (``Changes``)."""
     touched, added_pairs = seed_partners(reports, added, rarity, coreference)
-    before = text_rarities([r for r in reports if r.doc_id not in added])
+    fresh = [r for r in reports if r.doc_id in added]
+    before = rarity[0].without(r.title for r in fresh), rarity[1].without(r.lead for r in fresh)
     title_edges, lead_edges = rarity_edges()
     moved_titles, moved_leads = rarity[0].moved(before[0], title_edges), rarity[1].moved(before[1], lead_edges)
     holders, title_moved, lead_moved = [], [], []

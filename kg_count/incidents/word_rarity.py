@@ -40,6 +40,11 @@ class WordRarity:
         """The frequencies of the content words of ``texts``."""
         return cls(Counter(w for text in texts for w in content_words(text)))
 
+    def without(self, texts: Iterable[str]) -> "WordRarity":
+        """The frequencies less those of ``texts`` (which must be among the texts counted): what ``of_texts``
+        gives for the other texts, without reading them again."""
+        return WordRarity(self.frequency - Counter(w for text in texts for w in content_words(text)))
+
     def __bool__(self) -> bool:
         """False when no text held a content word (then two texts share none)."""
         return bool(self.frequency)
