@@ -12,7 +12,11 @@ document frequency moved across one of the features' edges (``word_rarity``). So
 3. the twin features (``confidence.twin_features``) of incidents of the same kind in the same city.
 
 The incidents of 1 and 2 are grouped again with the new reports; those of 3 get their evidence and
-confidence again; the rest of the incident graph stays as it is, ids included. The change is written in
+confidence again; the rest of the incident graph stays as it is, ids included. Of the regrouped incidents, one
+that comes out with the same documents and pairs as before keeps its triples (``unchanged_incidents``; only its
+component label is rewritten when new links joined its component to another). The earlier reports come from the
+file the last grouping saved (``report_cache``) where there is one, so only the new ones are read from the store.
+The change is written in
 one SPARQL update, so a reader sees the graph before it or after it. The result is the incident graph
 grouping every document at once gives (``tests/test_incremental.py``).
 """
