@@ -16,9 +16,8 @@ confidence again; the rest of the incident graph stays as it is, ids included. O
 that comes out with the same documents and pairs as before keeps its triples (``unchanged_incidents``; only its
 component label is rewritten when new links joined its component to another). The earlier reports come from the
 file the last grouping saved (``report_cache``) where there is one, so only the new ones are read from the store.
-The change is written in
-one SPARQL update, so a reader sees the graph before it or after it. The result is the incident graph
-grouping every document at once gives (``tests/test_incremental.py``).
+The change is written in one SPARQL update, so a reader sees the graph before it or after it. The result is
+the incident graph grouping every document at once gives (``tests/test_incremental.py``).
 """
 
 from __future__ import annotations
