@@ -85,7 +85,8 @@ def _all_pairs(members: Sequence[int], marked: np.ndarray | None = None) -> np.n
         return np.stack([index[earlier], index[later]], axis=1)
     chosen = index[marked[index]]
     a, b = np.repeat(chosen, len(index)), np.tile(index, len(chosen))
-    a, b = a[a != b], b[a != b]
+    apart = a != b
+    a, b = a[apart], b[apart]
     return np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
 
 
