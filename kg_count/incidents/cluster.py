@@ -24,6 +24,7 @@ from kg_count.geography import gazetteer
 from kg_count.memory import release_freed_memory
 from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.evidence import date_interval
+from kg_count.incidents.pair_bound import ReportColumns, may_link
 from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
 from kg_count.incidents.pair_features import Similarity, hard_conflict, pair_features
 from kg_count.incidents.word_rarity import WordRarity, content_words
@@ -185,6 +186,11 @@ class PairContext:
         release_freed_memory()  # the sweep's temporary arrays
         return pairs
 
+    @cached_property
+    def columns(self) -> ReportColumns:
+        """The reports as arrays, for bounding many pairs' probabilities at once (``pair_bound``)."""
+        return ReportColumns.of(self)
+
     def forget_candidates(self) -> None:
         """Let go of the candidate pairs (formed again if read again)."""
         self.__dict__.pop("candidates", None)
@@ -322,12 +328,16 @@ def component_pair_scores(
 ) -> tuple[PairScores, list[str]]:
     """The probabilities ``merge_groups`` reads, and no more: every pair at or above ``model``'s merge threshold,
     and the other pairs of reports of one link component (merging never compares reports of two components).
-    Keeping only these holds memory to the incidents' size instead of the candidate pairs'. Returns them and
+    Keeping only these holds memory to the incidents' size instead of the candidate pairs'. The first pass scores
+    only the candidate pairs that may reach the threshold (``pair_bound.may_link``). Returns them and
     each report's component (``link_components``). ``earlier``: what an update knows of the pairs from the
     grouping before it (``pair_cache``), so that only the pairs it does not know are scored."""
     if earlier is not None:
         return _pair_scores_after(context, model, earlier)
-    seeds = pair_probabilities(context, model, context.candidates, model.threshold)
+    candidates = context.candidates
+    reaching = candidates[may_link(context, model, candidates, model.threshold)]
+    seeds = pair_probabilities(context, model, reaching, model.threshold)
+    del candidates
     components = link_components(context.reports, PairScores({}, seeds), model.threshold)
     labels = np.unique(np.array(components, dtype=str), return_inverse=True)[1]
     pairs = context.candidates

@@ -142,11 +142,12 @@ def distance_km(a: Report, b: Report) -> float | None:
     """Kilometres between two reports' cities; None when either has no located city."""
     if not (a.city and a.state_iri and b.city and b.state_iri):
         return None
-    return _city_distance_km(a.city, a.state_iri, b.city, b.state_iri)
+    return city_distance_km(a.city, a.state_iri, b.city, b.state_iri)
 
 
 @lru_cache(maxsize=1 << 18)
-def _city_distance_km(city_a: str, state_a: str, city_b: str, state_b: str) -> float | None:
+def city_distance_km(city_a: str, state_a: str, city_b: str, state_b: str) -> float | None:
+    """Kilometres between two cities given by name and state IRI; None when either is not in the gazetteer."""
     here, there = place_coordinates(city_a, state_a), place_coordinates(city_b, state_b)
     if here is None or there is None:
         return None

@@ -129,8 +129,9 @@ class ScoredPairs:
 @dataclass
 class EarlierScores:
     """What an update knows of the pairs of the reports it regroups: the earlier grouping's ``scored`` pairs,
-    each earlier report's ``component``, every candidate pair of a new report without a hard conflict
-    (``added``, scored when finding the components the new reports link to), and the candidate pairs of earlier
+    each earlier report's ``component``, the candidate pairs of a new report without a hard conflict that may
+    reach the merge threshold (``added``, scored when finding the components the new reports link to; the others
+    are under it), and the candidate pairs of earlier
     reports that share a word whose rarity moved (``reread``, by document ids)."""
 
     scored: ScoredPairs
@@ -142,9 +143,9 @@ class EarlierScores:
         self, reports: Sequence[Report], pairs: np.ndarray
     ) -> tuple[dict[tuple[int, int], float], np.ndarray, np.ndarray]:
         """For candidate ``pairs`` (rows of indexes into ``reports``): the probabilities known (a pair of a new
-        report, or of one earlier component; such a pair without one has a conflict), the pairs to score (those
-        sharing a moved word), and the pairs of two earlier components, unchanged and so below the merge
-        threshold."""
+        report, or of one earlier component; a pair of one component without one has a conflict), the pairs to
+        score (those sharing a moved word), and the pairs known to lie below the merge threshold (of two earlier
+        components, unchanged; or of a new report, not in ``added``)."""
         ids = np.array([r.doc_id for r in reports], dtype=str)
         labels = {c: k for k, c in enumerate(sorted(set(self.component.values())))}
         component = np.array([labels.get(self.component.get(doc, ""), -1) for doc in ids.tolist()], dtype=np.int64)
@@ -158,7 +159,10 @@ class EarlierScores:
             reread = ~new & np.isin(a * len(ids) + b, codes)
         same = ~new & ~reread & (component[a] == component[b])
         known: dict[tuple[int, int], float] = {}
+        below = ~new & ~reread & ~same
         for rows, scored in ((new, self.added), (same, self.scored)):
             held, probability = scored.lookup(ids[a[rows]], ids[b[rows]])
             known.update(zip(map(tuple, pairs[rows][held].tolist()), probability[held].tolist()))
-        return known, pairs[reread], pairs[~new & ~reread & ~same]
+            if rows is new:
+                below[np.flatnonzero(new)[~held]] = True
+        return known, pairs[reread], pairs[below]

@@ -24,6 +24,13 @@ from kg_count.settings import settings
 TITLE_RARITY_EDGES = (3, 4, 5, 6, 7)  # bins of the rarest word two titles share
 LEAD_RARITY_EDGES = (4, 5, 6, 7)  # ... two leads share
 RARE_WORD = 5  # a shared word at least this rare is counted
+DATE_GAP_EDGES = (3, 8, 31, 366)  # bins of the days between two reports' date intervals
+TEXT_DAY_EDGES = (1, 2)  # ... between two stated days
+CITY_KM_EDGES = (10, 25, 60, 150)  # ... of the kilometres between two cities
+SHARED_NAME_EDGES = (2, 3)  # ... of the number of names both reports give
+COUNT_EDGES = (2, 4)  # ... of a count both reports give alike
+TITLE_WORD_EDGES = (40, 60, 80)  # ... of the titles' words' token-set ratio
+DCT_EDGES = (1, 2, 4, 8, 31)  # ... of the days between the publication dates
 
 
 def rarity_edges() -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -76,9 +83,9 @@ def _date_features(a: Report, b: Report) -> list[str]:
     kinds = "|".join(sorted(f"{r.certainty}:{r.granularity}" for r in (a, b)))
     gap = days_between(a, b)
     if gap:
-        return [f"date:apart:{interval_name(gap, (3, 8, 31, 366))}"]
+        return [f"date:apart:{interval_name(gap, DATE_GAP_EDGES)}"]
     if a.certainty == b.certainty == "text" and a.granularity == b.granularity == "day":
-        return [f"date:text_days:{interval_name(abs((a.date - b.date).days), (1, 2))}"]
+        return [f"date:text_days:{interval_name(abs((a.date - b.date).days), TEXT_DAY_EDGES)}"]
     return [f"date:overlap:{kinds}"]
 
 
@@ -89,7 +96,7 @@ def _place_features(a: Report, b: Report) -> list[str]:
         if a.city_iri == b.city_iri:
             return ["place:same_city"]
         distance = distance_km(a, b)
-        return ["place:city_km:" + ("unknown" if distance is None else interval_name(distance, (10, 25, 60, 150)))]
+        return ["place:city_km:" + ("unknown" if distance is None else interval_name(distance, CITY_KM_EDGES))]
     if a.state_iri and b.state_iri:
         return ["place:same_state:" + ("one_city" if a.city_iri or b.city_iri else "no_city")]
     if a.state_iri or b.state_iri:
@@ -97,12 +104,14 @@ def _place_features(a: Report, b: Report) -> list[str]:
     return ["place:both_unknown"]
 
 
-def _name_features(a: Report, b: Report) -> list[str]:
+def name_features(a: Report, b: Report) -> list[str]:
+    """What the named victims and suspects of two reports say: the names both give (and their roles), or how
+    the names they give differ."""
     shared = shared_names(a, b)
     if shared:
         roles = {p.role for p in a.named_participants if p.full_name in shared}
         return [
-            f"names:shared:{interval_name(len(shared), (2, 3))}",
+            f"names:shared:{interval_name(len(shared), SHARED_NAME_EDGES)}",
             *(f"names:shared_role:{r}" for r in sorted(roles)),
         ]
     harmed = [any(p.status in ("killed", "injured") for p in r.named_participants) for r in (a, b)]
@@ -120,16 +129,22 @@ def _count_features(a: Report, b: Report) -> list[str]:
     for name in ("killed", "injured", "fired"):
         here, there = getattr(a, name), getattr(b, name)
         if here and there:
-            features.append(f"count:{name}:" + (f"same:{interval_name(here, (2, 4))}" if here == there else "differ"))
+            features.append(
+                f"count:{name}:" + (f"same:{interval_name(here, COUNT_EDGES)}" if here == there else "differ")
+            )
         elif here or there:
             features.append(f"count:{name}:one")
     return features
 
 
+def title_words_feature(a: Report, b: Report) -> str:
+    """How alike the two titles' words are (token-set ratio, in bins)."""
+    ratio = fuzz.token_set_ratio(title_words(a.title), title_words(b.title))
+    return f"title:words:{interval_name(ratio, TITLE_WORD_EDGES)}"
+
+
 def _text_features(a: Report, b: Report, similarity: Similarity) -> list[str]:
-    features = [
-        f"title:words:{interval_name(fuzz.token_set_ratio(title_words(a.title), title_words(b.title)), (40, 60, 80))}"
-    ]
+    features = [title_words_feature(a, b)]
     for part, rarity, edges in (
         ("title", similarity.rarity, TITLE_RARITY_EDGES),
         ("lead", similarity.lead_rarity, LEAD_RARITY_EDGES),
@@ -159,7 +174,7 @@ def pair_features(a: Report, b: Report, similarity: Similarity = Similarity()) -
     """The features of a pair of reports of one kind (``similarity``: how alike their texts read),
     with a few conjunctions of place, date and names, the strongest signs taken together, and the
     hand-weighted rules' verdict."""
-    date, place, names = _date_features(a, b), _place_features(a, b), _name_features(a, b)
+    date, place, names = _date_features(a, b), _place_features(a, b), name_features(a, b)
     features = [
         *date,
         *place,
@@ -167,7 +182,7 @@ def pair_features(a: Report, b: Report, similarity: Similarity = Similarity()) -
         *_count_features(a, b),
         *_text_features(a, b, similarity),
         _rule_feature(a, b),
-        f"dct:{interval_name(abs((a.dct - b.dct).days), (1, 2, 4, 8, 31))}",
+        f"dct:{interval_name(abs((a.dct - b.dct).days), DCT_EDGES)}",
         f"family:{a.family}",
     ]
     features.append(f"{place[0]}&{date[0]}")

@@ -46,6 +46,7 @@ from kg_count.incidents.confidence import twin_features
 from kg_count.incidents.coreference_model import CoreferenceModel
 from kg_count.incidents.incident_graph import SCORE_PREDICATES, add_scores, incident_iri, incidents_as_triples
 from kg_count.incidents.incident_versions import current_version
+from kg_count.incidents.pair_bound import may_link
 from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
 from kg_count.incidents.pair_features import rarity_edges
 from kg_count.incidents.reconcile import reconcile
@@ -102,8 +103,8 @@ def stored_incidents(store: GraphStore, version: URIRef) -> dict[str, StoredInci
 @dataclass
 class Changes:
     """The pairs new documents changed: the probability of every candidate pair of a new report without a hard
-    conflict (``added``), and the candidate pairs of earlier reports that share a word whose rarity the new
-    documents moved (``reread``, by document ids), whose features may have changed."""
+    conflict that may reach the merge threshold (``added``), and the candidate pairs of earlier reports that share
+    a word whose rarity the new documents moved (``reread``, by document ids), whose features may have changed."""
 
     added: ScoredPairs
     reread: set[tuple[str, str]]
@@ -154,8 +155,9 @@ def seed_partners(
     reports: list[Report], added: set[str], rarity, coreference: CoreferenceModel
 ) -> tuple[set[str], ScoredPairs]:
     """The earlier reports that an ``added`` one forms a pair with at or above the merge threshold, and the
-    probability of every candidate pair of an ``added`` report without a hard conflict. Only reports whose dates
-    lie near a new one's, or that share a last name with one, can be its candidates."""
+    probability of every candidate pair of an ``added`` report without a hard conflict that may reach it
+    (``pair_bound.may_link``; the others are under it). Only reports whose dates lie near a new one's, or that
+    share a last name with one, can be its candidates."""
     fresh = [r for r in reports if r.doc_id in added]
     slack = settings().clustering.date_slack_days
     windows = sorted(date_interval(r) for r in fresh)
@@ -179,7 +181,10 @@ def seed_partners(
     position = np.full(len(nearby), -1, dtype=np.int64)
     position[involved] = np.arange(len(involved))
     compared = [nearby[k] for k in involved.tolist()]
-    scored = pair_probabilities(PairContext.of(compared, rarity), coreference, position[pairs])
+    context, pairs = PairContext.of(compared, rarity), position[pairs]
+    scored = pair_probabilities(
+        context, coreference, pairs[may_link(context, coreference, pairs, coreference.threshold)]
+    )
     partners = {
         compared[k].doc_id
         for pair, p in scored.items()

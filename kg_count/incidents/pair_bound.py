@@ -1,0 +1,382 @@
+"""Which candidate pairs could start a merge: an upper bound on the coreference model's logit over arrays.
+
+Grouping's first pass needs only the candidate pairs whose probability reaches the merge threshold (they make
+the link components; the pairs inside a component are scored exactly afterwards, ``cluster``). Scoring one pair
+builds its features one by one (``pair_features``), some 60 µs in Python, and most candidate pairs (one state,
+one week, nothing else in common) lie far under the threshold. ``may_link`` reads the reports once into columns
+(``ReportColumns``) and bounds the logit of many pairs at once: every feature it computes exactly over arrays
+(dates, places, counts, publication days, kind, the titles' vectors' cosine, follow-up titles, the rarity of the
+words titles and leads share) but three, which it bounds: the hand-weighted rules' verdict and the titles' word
+ratio at the highest weight any value could add, and the names, exact when at most one report names someone and
+otherwise at the best of any names they could share. Pairs still above the threshold are bounded again with their
+names and title words read exactly (``pair_features.name_features`` and ``title_words_feature``). A pair whose
+bound stays under the threshold cannot reach it, so skipping it changes no grouping.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+from scipy import sparse
+
+from kg_count.geography import place_coordinates
+from kg_count.incidents.confidence import has_follow_up_title, interval_name
+from kg_count.incidents.evidence import city_distance_km, date_interval
+from kg_count.incidents.pair_features import (
+    CITY_KM_EDGES,
+    COUNT_EDGES,
+    DATE_GAP_EDGES,
+    DCT_EDGES,
+    LEAD_RARITY_EDGES,
+    RARE_WORD,
+    SHARED_NAME_EDGES,
+    TEXT_DAY_EDGES,
+    TITLE_RARITY_EDGES,
+    name_features,
+    title_words_feature,
+)
+from kg_count.incidents.reports import Report
+from kg_count.incidents.word_rarity import WordRarity, content_words
+from kg_count.learning.linear_model import LinearModel
+from kg_count.settings import settings
+
+if TYPE_CHECKING:
+    from kg_count.incidents.cluster import PairContext
+
+CHUNK = 1 << 17  # pairs bounded at once
+SPHERE_ERROR = 0.01  # the sphere's distance and the ellipsoid's (geodesic) differ by under 0.6 %
+EARTH_RADIUS_KM = 6371.0088
+COSINE_TOLERANCE = 1e-4  # the arrays' cosine may differ from one pair's in the last bits: both bins near an edge
+PLACES = (
+    "place:states_differ",
+    "place:same_city",
+    "place:city_km:unknown",
+    *(f"place:city_km:{interval_name(v, CITY_KM_EDGES)}" for v in (-1, *CITY_KM_EDGES)),
+    "place:same_state:one_city",
+    "place:same_state:no_city",
+    "place:one_unknown",
+    "place:both_unknown",
+)
+UNSHARED_NAMES = ("names:different_sole_victims", "names:different_victims", "names:one_side", "names:different")
+NAMES = (*UNSHARED_NAMES, "names:none", *(f"names:shared:{interval_name(v, SHARED_NAME_EDGES)}" for v in (1, 2, 3)))
+SHARED = np.arange(len(NAMES)) >= len(UNSHARED_NAMES) + 1
+
+
+def _bins(values: np.ndarray, edges: Sequence[float]) -> np.ndarray:
+    """The bin of each value as ``interval_name`` names it: 0 under the first edge, k from the k-th edge on."""
+    return np.searchsorted(np.asarray(edges, dtype=float), values, side="right")
+
+
+def _bin_names(prefix: str, edges: Sequence[float]) -> list[str]:
+    """The feature name of each bin of ``_bins``."""
+    return [prefix + interval_name(value, edges) for value in (edges[0] - 1, *edges)]
+
+
+def _codes(values: Sequence) -> tuple[np.ndarray, list]:
+    """Each value's index among the sorted distinct values (None: -1), and those values."""
+    distinct = sorted({v for v in values if v is not None})
+    index = {v: k for k, v in enumerate(distinct)}
+    return np.array([index.get(v, -1) if v is not None else -1 for v in values], dtype=np.int64), distinct
+
+
+def _word_matrix(texts: Sequence[str], rarity: WordRarity) -> tuple[sparse.csr_matrix, np.ndarray]:
+    """Which content words each text holds (rows: texts), and each word's rarity (at least 0: a shared word's
+    rarity matters only from the lowest edge, which is above 0)."""
+    vocabulary: dict[str, int] = {}
+    rows, columns = [], []
+    for row, text in enumerate(texts):
+        for word in content_words(text):
+            rows.append(row)
+            columns.append(vocabulary.setdefault(word, len(vocabulary)))
+    shape = (len(texts), len(vocabulary))
+    held = sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, columns)), shape=shape)
+    scale = settings().clustering.rarity_scale
+    rarities = np.array([max(rarity.of(w, scale), 0.0) for w in vocabulary], dtype=np.float32)
+    return held, rarities
+
+
+@dataclass
+class ReportColumns:
+    """What the bound reads of each report, as arrays (rows: the context's reports)."""
+
+    first: np.ndarray  # date interval, ordinal days
+    last: np.ndarray
+    day: np.ndarray
+    stated_day: np.ndarray  # stated in the text to the day
+    kind: np.ndarray  # certainty:granularity, index into ``kinds`` (sorted)
+    kinds: list[str]
+    dct: np.ndarray
+    state: np.ndarray
+    city: np.ndarray
+    located: np.ndarray  # (city name, state) for distances, index into ``locations``
+    locations: list[tuple[str, str]]
+    coordinates: np.ndarray  # of each location (rows of ``locations``), where ``has_coordinates``
+    has_coordinates: np.ndarray
+    counts: np.ndarray  # (n, 3): killed, injured, fired
+    family: np.ndarray  # index into ``families``
+    families: list[str]
+    named: np.ndarray
+    harmed: np.ndarray
+    sole: np.ndarray
+    follow_up: np.ndarray
+    vectors: np.ndarray  # title vectors (zero rows where none) and their norms
+    norms: np.ndarray
+    has_vector: np.ndarray
+    texts: dict[str, tuple[sparse.csr_matrix, np.ndarray, np.ndarray]]  # part -> (words, rarities, non-empty)
+
+    @classmethod
+    def of(cls, context: PairContext) -> "ReportColumns":
+        """The columns of ``context``'s reports."""
+        reports = context.reports
+        intervals = [date_interval(r) for r in reports]
+        kind, kinds = _codes([f"{r.certainty}:{r.granularity}" for r in reports])
+        family, families = _codes([r.family for r in reports])
+        located, locations = _codes([(r.city, r.state_iri) if r.city and r.state_iri else None for r in reports])
+        places = [place_coordinates(*location) for location in locations]
+        width = len(next(iter(context.vectors.values()))) if context.vectors else 1
+        vectors = np.zeros((len(reports), width), dtype=np.float32)
+        norms = np.ones(len(reports), dtype=np.float32)
+        has_vector = np.zeros(len(reports), dtype=bool)
+        for k, r in enumerate(reports):
+            if r.title in context.vectors:
+                vectors[k], norms[k], has_vector[k] = context.vectors[r.title], context.norms[r.title], True
+        texts = {}
+        for part, rarity in (("title", context.rarity), ("lead", context.lead_rarity)):
+            if rarity:
+                words, rarities = _word_matrix([getattr(r, part) for r in reports], rarity)
+                texts[part] = (words, rarities, np.array([bool(getattr(r, part)) for r in reports]))
+        return cls(
+            first=np.array([i[0].toordinal() for i in intervals], dtype=np.int64),
+            last=np.array([i[1].toordinal() for i in intervals], dtype=np.int64),
+            day=np.array([r.date.toordinal() for r in reports], dtype=np.int64),
+            stated_day=np.array([r.certainty == "text" and r.granularity == "day" for r in reports]),
+            kind=kind,
+            kinds=kinds,
+            dct=np.array([r.dct.toordinal() for r in reports], dtype=np.int64),
+            state=_codes([r.state_iri for r in reports])[0],
+            city=_codes([r.city_iri for r in reports])[0],
+            located=located,
+            locations=locations,
+            coordinates=np.array([place or (0.0, 0.0) for place in places], dtype=float).reshape(-1, 2),
+            has_coordinates=np.array([place is not None for place in places], dtype=bool),
+            counts=np.array([(r.killed, r.injured, r.fired) for r in reports], dtype=np.int64).reshape(-1, 3),
+            family=family,
+            families=families,
+            named=np.array([bool(r.named_participants) for r in reports]),
+            harmed=np.array([any(p.status in ("killed", "injured") for p in r.named_participants) for r in reports]),
+            sole=np.array([r.killed + r.injured <= 1 for r in reports]),
+            follow_up=np.array([has_follow_up_title(r.title) for r in reports]),
+            vectors=vectors,
+            norms=norms,
+            has_vector=has_vector,
+            texts=texts,
+        )
+
+
+class WeightTables:
+    """The model's weights arranged by feature group, so that a group's weight for many pairs is one lookup."""
+
+    def __init__(self, model: LinearModel, columns: ReportColumns):
+        w = model.weights
+        kinds = columns.kinds
+        self.dates = [
+            *_bin_names("date:apart:", DATE_GAP_EDGES),
+            *_bin_names("date:text_days:", TEXT_DAY_EDGES),
+            *(f"date:overlap:{x}|{y}" for x in kinds for y in kinds),
+        ]
+        self.overlap_at = len(_bin_names("date:apart:", DATE_GAP_EDGES)) + len(TEXT_DAY_EDGES) + 1
+        self.date = np.array([w.get(d, 0.0) for d in self.dates])
+        self.place = np.array([w.get(p, 0.0) for p in PLACES])
+        self.place_date = np.array([[w.get(f"{p}&{d}", 0.0) for d in self.dates] for p in PLACES])
+        roles = sum(max(v, 0.0) for f, v in w.items() if f.startswith("names:shared_role:"))
+        self.names = np.array(
+            [
+                [[w.get(n, 0.0) + w.get(f"{p}&{n}", 0.0) + w.get(f"{d}&{n}", 0.0) for d in self.dates] for p in PLACES]
+                for n in NAMES
+            ]
+        )
+        self.names[SHARED] += roles
+        self.counts = [
+            {
+                "same": np.array([w.get(f"count:{name}:{b}", 0.0) for b in _bin_names("same:", COUNT_EDGES)]),
+                "differ": w.get(f"count:{name}:differ", 0.0),
+                "one": w.get(f"count:{name}:one", 0.0),
+            }
+            for name in ("killed", "injured", "fired")
+        ]
+        self.dct = np.array([w.get(f, 0.0) for f in _bin_names("dct:", DCT_EDGES)])
+        self.family = np.array([w.get(f"family:{f}", 0.0) for f in columns.families])
+        self.cosine_edges = settings().clustering.title_cosine_edges
+        self.cosine = np.array([w.get(f, 0.0) for f in _bin_names("title:cosine:", self.cosine_edges)])
+        self.follow_up = np.array([w.get(f"title:follow_up:{k}", 0.0) for k in range(3)])
+        self.texts = {
+            part: (
+                np.array([w.get(f, 0.0) for f in _bin_names(f"{part}:rarest_shared:", edges)]),
+                np.array([w.get(f"{part}:rare_shared:{k}", 0.0) for k in range(4)]),
+                edges,
+            )
+            for part, edges in (("title", TITLE_RARITY_EDGES), ("lead", LEAD_RARITY_EDGES))
+        }
+        self.rules = max([0.0, *(v for f, v in w.items() if f.startswith("rules:"))])
+        self.title_words = max([0.0, *(v for f, v in w.items() if f.startswith("title:words:"))])
+
+
+def _date_codes(columns: ReportColumns, tables: WeightTables, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    gap = np.maximum(np.maximum(columns.first[b] - columns.last[a], columns.first[a] - columns.last[b]), 0)
+    both_days = columns.stated_day[a] & columns.stated_day[b]
+    days = _bins(np.abs(columns.day[a] - columns.day[b]), TEXT_DAY_EDGES) + len(DATE_GAP_EDGES) + 1
+    low, high = np.minimum(columns.kind[a], columns.kind[b]), np.maximum(columns.kind[a], columns.kind[b])
+    overlap = tables.overlap_at + low * len(columns.kinds) + high
+    return np.where(gap > 0, _bins(gap, DATE_GAP_EDGES), np.where(both_days, days, overlap))
+
+
+def _place_codes(columns: ReportColumns, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    sa, sb, ca, cb = columns.state[a], columns.state[b], columns.city[a], columns.city[b]
+    code = np.where((sa >= 0) | (sb >= 0), PLACES.index("place:one_unknown"), PLACES.index("place:both_unknown"))
+    code = np.where(
+        (sa >= 0) & (sb >= 0),
+        np.where(
+            (ca >= 0) | (cb >= 0), PLACES.index("place:same_state:one_city"), PLACES.index("place:same_state:no_city")
+        ),
+        code,
+    )
+    two_cities = (ca >= 0) & (cb >= 0)
+    apart = np.flatnonzero(two_cities & (ca != cb))
+    code[apart] = _distance_codes(columns, a[apart], b[apart])
+    code[two_cities & (ca == cb)] = PLACES.index("place:same_city")
+    code[(sa >= 0) & (sb >= 0) & (sa != sb)] = PLACES.index("place:states_differ")
+    return code
+
+
+def _distance_codes(columns: ReportColumns, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The place code of pairs in two cities: their distance's bin, or unknown. Each pair of places is measured
+    once, on the sphere; the geodesic distance the features read (``evidence.city_distance_km``) is computed only
+    where the two could fall in different bins (they differ by well under ``SPHERE_ERROR``)."""
+    width = len(columns.locations) + 1
+    keys, inverse = np.unique((columns.located[a] + 1) * width + columns.located[b] + 1, return_inverse=True)
+    x, y = keys // width - 1, keys % width - 1
+    unknown = PLACES.index("place:city_km:unknown")
+    codes = np.full(len(keys), unknown, dtype=np.int64)
+    known = (x >= 0) & (y >= 0) & columns.has_coordinates[np.maximum(x, 0)] & columns.has_coordinates[np.maximum(y, 0)]
+    km = _sphere_km(columns.coordinates[x[known]], columns.coordinates[y[known]])
+    low, high = _bins(km * (1 - SPHERE_ERROR), CITY_KM_EDGES), _bins(km * (1 + SPHERE_ERROR), CITY_KM_EDGES)
+    for k in np.flatnonzero(low != high).tolist():
+        high[k] = _bins(
+            np.array([city_distance_km(*columns.locations[x[known][k]], *columns.locations[y[known][k]])]),
+            CITY_KM_EDGES,
+        )[0]
+    codes[known] = unknown + 1 + high
+    return codes[inverse.reshape(-1)]
+
+
+def _sphere_km(here: np.ndarray, there: np.ndarray) -> np.ndarray:
+    """Great-circle kilometres between rows of (latitude, longitude) in degrees."""
+    lat1, lon1, lat2, lon2 = (np.radians(v) for v in (here[:, 0], here[:, 1], there[:, 0], there[:, 1]))
+    h = np.sin((lat2 - lat1) / 2) ** 2 + np.cos(lat1) * np.cos(lat2) * np.sin((lon2 - lon1) / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.minimum(h, 1.0)))
+
+
+def _unshared_name_codes(columns: ReportColumns, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The names feature of pairs as ``name_features`` gives it when the two reports share no name."""
+    both_harmed = columns.harmed[a] & columns.harmed[b]
+    sole = columns.sole[a] & columns.sole[b]
+    either, both = columns.named[a] | columns.named[b], columns.named[a] & columns.named[b]
+    code = np.where(
+        either, np.where(both, NAMES.index("names:different"), NAMES.index("names:one_side")), NAMES.index("names:none")
+    )
+    return np.where(both_harmed, np.where(sole, 0, 1), code)
+
+
+def _count_weights(columns: ReportColumns, tables: WeightTables, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    total = np.zeros(len(a))
+    for k, weights in enumerate(tables.counts):
+        here, there = columns.counts[a, k], columns.counts[b, k]
+        both, one = (here > 0) & (there > 0), (here > 0) ^ (there > 0)
+        same = weights["same"][np.minimum(_bins(here, COUNT_EDGES), len(weights["same"]) - 1)]
+        total += np.where(both, np.where(here == there, same, weights["differ"]), np.where(one, weights["one"], 0.0))
+    return total
+
+
+def _text_weights(columns: ReportColumns, tables: WeightTables, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    total = tables.follow_up[columns.follow_up[a].astype(int) + columns.follow_up[b].astype(int)]
+    dot = np.einsum("ij,ij->i", columns.vectors[a], columns.vectors[b])
+    cosine = dot / (columns.norms[a] * columns.norms[b] + 1e-9)
+    near = [
+        tables.cosine[_bins(cosine + shift, tables.cosine_edges)] for shift in (-COSINE_TOLERANCE, COSINE_TOLERANCE)
+    ]
+    total += np.where(columns.has_vector[a] & columns.has_vector[b], np.maximum(*near), 0.0)
+    for part, (words, rarities, present) in columns.texts.items():
+        rarest_weights, rare_weights, edges = tables.texts[part]
+        if words.shape[1] == 0:  # no content word in any of these texts: none shared
+            total += np.where(present[a] & present[b], rarest_weights[0] + rare_weights[0], 0.0)
+            continue
+        shared = words[a].multiply(words[b])
+        rarest = np.asarray(shared.multiply(rarities[None, :]).max(axis=1).toarray()).reshape(-1)
+        rare = np.asarray(shared @ (rarities >= RARE_WORD).astype(np.float32)).reshape(-1)
+        part_weight = rarest_weights[_bins(rarest, edges)] + rare_weights[np.minimum(rare.astype(int), 3)]
+        total += np.where(present[a] & present[b], part_weight, 0.0)
+    return total
+
+
+def _bound_chunk(
+    columns: ReportColumns, tables: WeightTables, model: LinearModel, a: np.ndarray, b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The bound of each pair (a, b) with names at their best and title words at the most they add; and each
+    pair's place and date codes."""
+    date, place = _date_codes(columns, tables, a, b), _place_codes(columns, a, b)
+    names = tables.names[_unshared_name_codes(columns, a, b), place, date]
+    both_named = columns.named[a] & columns.named[b]
+    best_shared = tables.names[SHARED][:, place, date].max(axis=0)
+    names = np.where(both_named, np.maximum(names, best_shared), names)
+    bound = (
+        model.bias
+        + tables.date[date]
+        + tables.place[place]
+        + tables.place_date[place, date]
+        + names
+        + _count_weights(columns, tables, a, b)
+        + tables.dct[_bins(np.abs(columns.dct[a] - columns.dct[b]), DCT_EDGES)]
+        + tables.family[columns.family[a]]
+        + _text_weights(columns, tables, a, b)
+        + tables.rules
+        + tables.title_words
+    )
+    return bound, names, np.stack([place, date], axis=1)
+
+
+def _exact_names_and_words(
+    reports: Sequence[Report], model: LinearModel, tables: WeightTables, pair: tuple[int, int], codes: np.ndarray
+) -> float:
+    """The weight the names (with their conjunctions) and the title words of one pair add, read exactly."""
+    a, b = reports[pair[0]], reports[pair[1]]
+    w = model.weights
+    names = name_features(a, b)
+    conjoined = w.get(f"{PLACES[codes[0]]}&{names[0]}", 0.0) + w.get(f"{tables.dates[codes[1]]}&{names[0]}", 0.0)
+    return sum(w.get(f, 0.0) for f in names) + conjoined + w.get(title_words_feature(a, b), 0.0)
+
+
+def upper_logits(context: PairContext, model: LinearModel, pairs: np.ndarray, at_least: float) -> np.ndarray:
+    """An upper bound on ``model``'s logit of each of ``pairs`` (rows of report indexes into ``context``), exact
+    in the names and title words for the pairs whose first bound reaches the logit ``at_least``."""
+    columns = context.columns
+    tables = WeightTables(model, columns)
+    bounds = np.empty(len(pairs))
+    for start in range(0, len(pairs), CHUNK):
+        a, b = pairs[start : start + CHUNK, 0], pairs[start : start + CHUNK, 1]
+        bound, names, codes = _bound_chunk(columns, tables, model, a, b)
+        for k in np.flatnonzero(bound >= at_least).tolist():
+            exact = _exact_names_and_words(context.reports, model, tables, (int(a[k]), int(b[k])), codes[k])
+            bound[k] += exact - names[k] - tables.title_words
+        bounds[start : start + len(a)] = bound
+    return bounds
+
+
+def may_link(context: PairContext, model: LinearModel, pairs: np.ndarray, at_least: float) -> np.ndarray:
+    """A mask over ``pairs``: False where ``model``'s probability cannot reach ``at_least`` (``upper_logits``)."""
+    if not 0.0 < at_least < 1.0:
+        return np.ones(len(pairs), dtype=bool)
+    logit = math.log(at_least / (1.0 - at_least))
+    return upper_logits(context, model, pairs, logit - 1e-6) >= logit - 1e-6
