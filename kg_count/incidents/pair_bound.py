@@ -7,19 +7,21 @@ one week, nothing else in common) lie far under the threshold. ``may_link`` read
 (``ReportColumns``) and bounds the logit of many pairs at once: every feature it computes exactly over arrays
 (dates, places, counts, publication days, kind, the titles' vectors' cosine, follow-up titles, the rarity of the
 words titles and leads share) but three, which it bounds: the hand-weighted rules' verdict and the titles' word
-ratio at the highest weight any value could add, and the names, exact when at most one report names someone and
-otherwise at the best of any names they could share. Pairs still above the threshold are bounded again with their
-names and title words read exactly (``pair_features.name_features`` and ``title_words_feature``). A pair whose
-bound stays under the threshold cannot reach it, so skipping it changes no grouping.
+ratio at the highest weight any value could add, and the names, exact unless the two reports name people of alike
+last names, and then at the best of any names they could share. Pairs still above the threshold are bounded again
+with their names and title words read exactly (``pair_features.name_features`` and ``title_words_feature``). A pair
+whose bound stays under the threshold cannot reach it, so skipping it changes no grouping.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import combinations
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
+from rapidfuzz import fuzz
 from scipy import sparse
 
 from kg_count.geography import place_coordinates
@@ -98,6 +100,51 @@ def _word_matrix(texts: Sequence[str], rarity: WordRarity) -> tuple[sparse.csr_m
     return held, rarities
 
 
+def _similar_last_names(names: list[str], cutoff: float) -> sparse.csr_matrix:
+    """Which of ``names`` (lower-case last names) are alike by ``fuzz.ratio`` >= ``cutoff`` (a square 0/1 matrix,
+    the diagonal set). Two names that alike differ by few insertions and deletions, so they share a string made
+    by deleting a few characters from each: only the names that share one are compared."""
+    by_variant: dict[str, list[int]] = {}
+    for k, name in enumerate(names):
+        most = int((2 * (100 - cutoff) * len(name)) // cutoff)
+        for variant in _deletions(name, most):
+            by_variant.setdefault(variant, []).append(k)
+    rows, columns = list(range(len(names))), list(range(len(names)))
+    compared = set()
+    for group in by_variant.values():
+        for x, y in combinations(group, 2):
+            if (x, y) not in compared:
+                compared.add((x, y))
+                if fuzz.ratio(names[x], names[y]) >= cutoff:
+                    rows += [x, y]
+                    columns += [y, x]
+    return sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, columns)), shape=(len(names), len(names)))
+
+
+def _deletions(word: str, most: int) -> set[str]:
+    """``word`` and every string made by deleting up to ``most`` of its characters."""
+    found, level = {word}, {word}
+    for _ in range(most):
+        level = {w[:k] + w[k + 1 :] for w in level for k in range(len(w))}
+        found |= level
+    return found
+
+
+def _name_matrices(reports: Sequence[Report]) -> tuple[sparse.csr_matrix, sparse.csr_matrix]:
+    """Which last names each report's named victims and suspects have (rows: reports), and which last names are
+    alike one of them (``evidence.same_person``'s test of last names)."""
+    vocabulary: dict[str, int] = {}
+    rows, columns = [], []
+    for row, report in enumerate(reports):
+        for name in {p.last_name.lower() for p in report.named_participants}:
+            rows.append(row)
+            columns.append(vocabulary.setdefault(name, len(vocabulary)))
+    named = sparse.csr_matrix(
+        (np.ones(len(rows), dtype=np.float32), (rows, columns)), shape=(len(reports), len(vocabulary))
+    )
+    return named, named @ _similar_last_names(list(vocabulary), settings().clustering.last_name_similarity)
+
+
 @dataclass
 class ReportColumns:
     """What the bound reads of each report, as arrays (rows: the context's reports)."""
@@ -119,6 +166,8 @@ class ReportColumns:
     family: np.ndarray  # index into ``families``
     families: list[str]
     named: np.ndarray
+    last_names: sparse.csr_matrix  # reports x last names: the last names each names
+    alike_names: sparse.csr_matrix  # reports x last names: those alike one it names
     harmed: np.ndarray
     sole: np.ndarray
     follow_up: np.ndarray
@@ -134,6 +183,7 @@ class ReportColumns:
         intervals = [date_interval(r) for r in reports]
         kind, kinds = _codes([f"{r.certainty}:{r.granularity}" for r in reports])
         family, families = _codes([r.family for r in reports])
+        last_names, alike_names = _name_matrices(reports)
         located, locations = _codes([(r.city, r.state_iri) if r.city and r.state_iri else None for r in reports])
         places = [place_coordinates(*location) for location in locations]
         width = len(next(iter(context.vectors.values()))) if context.vectors else 1
@@ -166,6 +216,8 @@ class ReportColumns:
             family=family,
             families=families,
             named=np.array([bool(r.named_participants) for r in reports]),
+            last_names=last_names,
+            alike_names=alike_names,
             harmed=np.array([any(p.status in ("killed", "injured") for p in r.named_participants) for r in reports]),
             sole=np.array([r.killed + r.injured <= 1 for r in reports]),
             follow_up=np.array([has_follow_up_title(r.title) for r in reports]),
@@ -328,9 +380,9 @@ def _bound_chunk(
     pair's place and date codes."""
     date, place = _date_codes(columns, tables, a, b), _place_codes(columns, a, b)
     names = tables.names[_unshared_name_codes(columns, a, b), place, date]
-    both_named = columns.named[a] & columns.named[b]
+    may_share = np.asarray(columns.last_names[a].multiply(columns.alike_names[b]).sum(axis=1)).reshape(-1) > 0
     best_shared = tables.names[SHARED][:, place, date].max(axis=0)
-    names = np.where(both_named, np.maximum(names, best_shared), names)
+    names = np.where(may_share, np.maximum(names, best_shared), names)
     bound = (
         model.bias
         + tables.date[date]
