@@ -334,13 +334,10 @@ def component_pair_scores(
     grouping before it (``pair_cache``), so that only the pairs it does not know are scored."""
     if earlier is not None:
         return _pair_scores_after(context, model, earlier)
-    candidates = context.candidates
-    reaching = candidates[may_link(context, model, candidates, model.threshold)]
-    seeds = pair_probabilities(context, model, reaching, model.threshold)
-    del candidates
+    pairs = context.candidates
+    seeds = pair_probabilities(context, model, pairs[may_link(context, model, pairs, model.threshold)], model.threshold)
     components = link_components(context.reports, PairScores({}, seeds), model.threshold)
     labels = np.unique(np.array(components, dtype=str), return_inverse=True)[1]
-    pairs = context.candidates
     within = pairs[labels[pairs[:, 0]] == labels[pairs[:, 1]]]
     del pairs
     context.forget_candidates()  # read no more: the processes that score ``within`` start without them

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -38,6 +38,8 @@ from kg_count.incidents.pair_features import (
     TEXT_DAY_EDGES,
     TITLE_RARITY_EDGES,
     name_features,
+    names_a_victim,
+    sole_victim,
     title_words_feature,
 )
 from kg_count.incidents.reports import Report
@@ -84,20 +86,25 @@ def _codes(values: Sequence) -> tuple[np.ndarray, list]:
     return np.array([index.get(v, -1) if v is not None else -1 for v in values], dtype=np.int64), distinct
 
 
+def _membership(groups: Sequence[Iterable[str]]) -> tuple[sparse.csr_matrix, list[str]]:
+    """Which items each group holds, as a 0/1 matrix (rows: groups; columns: the items, in order of first
+    appearance), and those items."""
+    vocabulary: dict[str, int] = {}
+    rows, columns = [], []
+    for row, group in enumerate(groups):
+        for item in group:
+            rows.append(row)
+            columns.append(vocabulary.setdefault(item, len(vocabulary)))
+    shape = (len(groups), len(vocabulary))
+    return sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, columns)), shape=shape), list(vocabulary)
+
+
 def _word_matrix(texts: Sequence[str], rarity: WordRarity) -> tuple[sparse.csr_matrix, np.ndarray]:
     """Which content words each text holds (rows: texts), and each word's rarity (at least 0: a shared word's
     rarity matters only from the lowest edge, which is above 0)."""
-    vocabulary: dict[str, int] = {}
-    rows, columns = [], []
-    for row, text in enumerate(texts):
-        for word in content_words(text):
-            rows.append(row)
-            columns.append(vocabulary.setdefault(word, len(vocabulary)))
-    shape = (len(texts), len(vocabulary))
-    held = sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, columns)), shape=shape)
+    held, words = _membership([content_words(text) for text in texts])
     scale = settings().clustering.rarity_scale
-    rarities = np.array([max(rarity.of(w, scale), 0.0) for w in vocabulary], dtype=np.float32)
-    return held, rarities
+    return held, np.array([max(rarity.of(w, scale), 0.0) for w in words], dtype=np.float32)
 
 
 def _similar_last_names(names: list[str], cutoff: float) -> sparse.csr_matrix:
@@ -133,16 +140,8 @@ def _deletions(word: str, most: int) -> set[str]:
 def _name_matrices(reports: Sequence[Report]) -> tuple[sparse.csr_matrix, sparse.csr_matrix]:
     """Which last names each report's named victims and suspects have (rows: reports), and which last names are
     alike one of them (``evidence.same_person``'s test of last names)."""
-    vocabulary: dict[str, int] = {}
-    rows, columns = [], []
-    for row, report in enumerate(reports):
-        for name in {p.last_name.lower() for p in report.named_participants}:
-            rows.append(row)
-            columns.append(vocabulary.setdefault(name, len(vocabulary)))
-    named = sparse.csr_matrix(
-        (np.ones(len(rows), dtype=np.float32), (rows, columns)), shape=(len(reports), len(vocabulary))
-    )
-    return named, named @ _similar_last_names(list(vocabulary), settings().clustering.last_name_similarity)
+    named, names = _membership([{p.last_name.lower() for p in r.named_participants} for r in reports])
+    return named, named @ _similar_last_names(names, settings().clustering.last_name_similarity)
 
 
 @dataclass
@@ -218,8 +217,8 @@ class ReportColumns:
             named=np.array([bool(r.named_participants) for r in reports]),
             last_names=last_names,
             alike_names=alike_names,
-            harmed=np.array([any(p.status in ("killed", "injured") for p in r.named_participants) for r in reports]),
-            sole=np.array([r.killed + r.injured <= 1 for r in reports]),
+            harmed=np.array([names_a_victim(r) for r in reports]),
+            sole=np.array([sole_victim(r) for r in reports]),
             follow_up=np.array([has_follow_up_title(r.title) for r in reports]),
             vectors=vectors,
             norms=norms,
@@ -313,13 +312,12 @@ def _distance_codes(columns: ReportColumns, a: np.ndarray, b: np.ndarray) -> np.
     unknown = PLACES.index("place:city_km:unknown")
     codes = np.full(len(keys), unknown, dtype=np.int64)
     known = (x >= 0) & (y >= 0) & columns.has_coordinates[np.maximum(x, 0)] & columns.has_coordinates[np.maximum(y, 0)]
-    km = _sphere_km(columns.coordinates[x[known]], columns.coordinates[y[known]])
+    here, there = x[known], y[known]
+    km = _sphere_km(columns.coordinates[here], columns.coordinates[there])
     low, high = _bins(km * (1 - SPHERE_ERROR), CITY_KM_EDGES), _bins(km * (1 + SPHERE_ERROR), CITY_KM_EDGES)
     for k in np.flatnonzero(low != high).tolist():
-        high[k] = _bins(
-            np.array([city_distance_km(*columns.locations[x[known][k]], *columns.locations[y[known][k]])]),
-            CITY_KM_EDGES,
-        )[0]
+        km_exact = city_distance_km(*columns.locations[here[k]], *columns.locations[there[k]])
+        high[k] = _bins(np.array([km_exact]), CITY_KM_EDGES)[0]
     codes[known] = unknown + 1 + high
     return codes[inverse.reshape(-1)]
 
@@ -339,7 +337,10 @@ def _unshared_name_codes(columns: ReportColumns, a: np.ndarray, b: np.ndarray) -
     code = np.where(
         either, np.where(both, NAMES.index("names:different"), NAMES.index("names:one_side")), NAMES.index("names:none")
     )
-    return np.where(both_harmed, np.where(sole, 0, 1), code)
+    different_victims = np.where(
+        sole, NAMES.index("names:different_sole_victims"), NAMES.index("names:different_victims")
+    )
+    return np.where(both_harmed, different_victims, code)
 
 
 def _count_weights(columns: ReportColumns, tables: WeightTables, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -430,5 +431,5 @@ def may_link(context: PairContext, model: LinearModel, pairs: np.ndarray, at_lea
     """A mask over ``pairs``: False where ``model``'s probability cannot reach ``at_least`` (``upper_logits``)."""
     if not 0.0 < at_least < 1.0:
         return np.ones(len(pairs), dtype=bool)
-    logit = math.log(at_least / (1.0 - at_least))
-    return upper_logits(context, model, pairs, logit - 1e-6) >= logit - 1e-6
+    floor = math.log(at_least / (1.0 - at_least)) - 1e-6  # a hair under: the logit's own sum may round up
+    return upper_logits(context, model, pairs, floor) >= floor

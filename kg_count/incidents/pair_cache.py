@@ -159,10 +159,9 @@ class EarlierScores:
             reread = ~new & np.isin(a * len(ids) + b, codes)
         same = ~new & ~reread & (component[a] == component[b])
         known: dict[tuple[int, int], float] = {}
-        below = ~new & ~reread & ~same
+        unscored = np.zeros(len(pairs), dtype=bool)
         for rows, scored in ((new, self.added), (same, self.scored)):
             held, probability = scored.lookup(ids[a[rows]], ids[b[rows]])
             known.update(zip(map(tuple, pairs[rows][held].tolist()), probability[held].tolist()))
-            if rows is new:
-                below[np.flatnonzero(new)[~held]] = True
-        return known, pairs[reread], pairs[below]
+            unscored[np.flatnonzero(rows)[~held]] = True
+        return known, pairs[reread], pairs[(~new & ~reread & ~same) | (new & unscored)]

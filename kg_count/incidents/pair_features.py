@@ -104,6 +104,16 @@ def _place_features(a: Report, b: Report) -> list[str]:
     return ["place:both_unknown"]
 
 
+def names_a_victim(report: Report) -> bool:
+    """Whether the report names someone it says was killed or injured."""
+    return any(p.status in ("killed", "injured") for p in report.named_participants)
+
+
+def sole_victim(report: Report) -> bool:
+    """Whether the report counts at most one person killed or injured."""
+    return report.killed + report.injured <= 1
+
+
 def name_features(a: Report, b: Report) -> list[str]:
     """What the named victims and suspects of two reports say: the names both give (and their roles), or how
     the names they give differ."""
@@ -114,11 +124,9 @@ def name_features(a: Report, b: Report) -> list[str]:
             f"names:shared:{interval_name(len(shared), SHARED_NAME_EDGES)}",
             *(f"names:shared_role:{r}" for r in sorted(roles)),
         ]
-    harmed = [any(p.status in ("killed", "injured") for p in r.named_participants) for r in (a, b)]
-    if all(harmed):
+    if names_a_victim(a) and names_a_victim(b):
         # one victim each, and not the same one: two incidents
-        sole = all(r.killed + r.injured <= 1 for r in (a, b))
-        return ["names:different_sole_victims" if sole else "names:different_victims"]
+        return ["names:different_sole_victims" if sole_victim(a) and sole_victim(b) else "names:different_victims"]
     if any(r.named_participants for r in (a, b)):
         return ["names:one_side" if not all(r.named_participants for r in (a, b)) else "names:different"]
     return ["names:none"]
