@@ -93,3 +93,25 @@ def test_sentence_vectors_of_a_batch_are_those_of_each_text_alone():
     assert together.shape == (3, 384)
     assert np.allclose(together, alone, atol=1e-5)
     assert np.allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-5)
+
+
+def test_the_fast_gelu_is_bert_s_erf_gelu():
+    """The forward pass's GELU (erf by Abramowitz & Stegun 7.1.26) stays within float32 noise of the erf GELU."""
+    from scipy.special import erf
+
+    from kg_count.learning.encoder import _gelu
+
+    x = np.linspace(-12.0, 12.0, 200_001, dtype=np.float32)
+    exact = 0.5 * x.astype(np.float64) * (1.0 + erf(x.astype(np.float64) / np.sqrt(2.0)))
+    assert _gelu(x).dtype == np.float32
+    assert np.abs(_gelu(x) - exact).max() < 1e-6
+
+
+def test_a_dense_layer_over_a_batch_is_the_stacked_product():
+    from kg_count.learning.encoder import _dense
+
+    chosen = np.random.default_rng(5)
+    x = chosen.standard_normal((3, 7, 16), dtype=np.float32)
+    weight, bias = chosen.standard_normal((16, 24), dtype=np.float32), chosen.standard_normal(24, dtype=np.float32)
+    assert _dense(x, weight, bias).shape == (3, 7, 24)
+    assert np.allclose(_dense(x, weight, bias), x @ weight + bias, atol=1e-5)

@@ -51,11 +51,25 @@ def _layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) 
     return (x - mean) / np.sqrt(var + eps) * gamma + beta
 
 
-def _gelu(x: np.ndarray) -> np.ndarray:
-    """The exact (erf) GELU of BERT."""
-    from scipy.special import erf
+ERF_P = 0.3275911  # Abramowitz & Stegun 7.1.26: erf to within 1.5e-7, a few times faster than scipy's
+ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
 
-    return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    """BERT's GELU, ``0.5 x (1 + erf(x / sqrt 2))``, with erf from Abramowitz & Stegun 7.1.26 (within 5e-7 of
+    scipy's erf-based GELU in float32, under the float16 the vectors are kept in)."""
+    z = np.abs(x) * np.float32(1.0 / math.sqrt(2.0))
+    t = 1.0 / (1.0 + np.float32(ERF_P) * z)
+    a1, a2, a3, a4, a5 = (np.float32(a) for a in ERF_A)
+    erf = 1.0 - t * (a1 + t * (a2 + t * (a3 + t * (a4 + t * a5)))) * np.exp(-z * z)
+    return 0.5 * x * (1.0 + np.copysign(erf, x))
+
+
+def _dense(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """``x @ weight + bias`` over the last axis, as one 2-D matrix product (NumPy multiplies a stack of matrices
+    one at a time, over twice as slowly for a batch of short titles)."""
+    flat = x.reshape(-1, x.shape[-1]) @ weight + bias
+    return flat.reshape(*x.shape[:-1], weight.shape[1])
 
 
 class Encoder:
@@ -106,7 +120,7 @@ class Encoder:
         padding = np.where(mask, 0.0, -np.inf).astype(np.float32)[:, None, None, :]
         for i in range(self.layers):
             p = f"encoder.layer.{i}."
-            qkv = x @ w[p + "qkv.weight"] + w[p + "qkv.bias"]
+            qkv = _dense(x, w[p + "qkv.weight"], w[p + "qkv.bias"])
             q, k, v = (
                 np.ascontiguousarray(part.reshape(batch, n, self.heads, width).transpose(0, 2, 1, 3))
                 for part in np.split(qkv, 3, axis=-1)
@@ -115,15 +129,15 @@ class Encoder:
             scores = np.exp(scores - scores.max(-1, keepdims=True))
             attended = (scores / scores.sum(-1, keepdims=True)) @ v
             attended = attended.transpose(0, 2, 1, 3).reshape(batch, n, -1)
-            attended = attended @ w[p + "attention.output.dense.weight"] + w[p + "attention.output.dense.bias"]
+            attended = _dense(attended, w[p + "attention.output.dense.weight"], w[p + "attention.output.dense.bias"])
             x = _layer_norm(
                 x + attended,
                 w[p + "attention.output.LayerNorm.weight"],
                 w[p + "attention.output.LayerNorm.bias"],
                 self.eps,
             )
-            inner = _gelu(x @ w[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"])
-            out = inner @ w[p + "output.dense.weight"] + w[p + "output.dense.bias"]
+            inner = _gelu(_dense(x, w[p + "intermediate.dense.weight"], w[p + "intermediate.dense.bias"]))
+            out = _dense(inner, w[p + "output.dense.weight"], w[p + "output.dense.bias"])
             x = _layer_norm(x + out, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], self.eps)
             states.append(x)
         return states
