@@ -1,5 +1,6 @@
 """Cross-document coreference: evidence, clustering decisions and reconciliation on hand-made reports."""
 
+import random
 import datetime as dt
 
 import numpy as np
@@ -401,8 +402,8 @@ def test_grouping_in_several_processes_gives_the_clusters_of_one(monkeypatch, tm
 
     monkeypatch.setattr(cluster_module, "_scored_rows", noting_scorer)
     forked = component_pair_scores(PairContext.of(reports), model)
-    assert forked[0].probability == alone[0].probability and forked[1] == alone[1]
-    assert len(alone[0].probability) > 20
+    assert forked[0].known == alone[0].known and forked[1] == alone[1]
+    assert len(alone[0].known) > 20
     scored_in = set(scorers.read_text().split())
     assert len(scored_in) >= 2 and str(os.getpid()) not in scored_in
 
@@ -412,3 +413,30 @@ def test_word_rarity_without_some_texts_is_the_rarity_of_the_others():
     whole = WordRarity.of_texts(texts)
     assert whole.without(texts[1::2]) == WordRarity.of_texts(texts[::2])
     assert whole.without(texts) == WordRarity.of_texts([])
+
+
+def test_merging_scores_only_the_pairs_it_compares_and_groups_as_with_every_pair_scored():
+    """Reports of one city over a week make one link component; merging scores only the pairs it compares
+    (``PairProbabilities``) and groups them as merging over every pair scored beforehand does."""
+    from kg_count.incidents.cluster import PairContext, component_pair_scores, group_reports, pair_evidence
+
+    chosen = random.Random(0)
+    words = "Elm Oak Main Pine Lake Hill Park Mill teen store bar home wounded dies police arrest night car".split()
+    incidents = [
+        (chosen.randrange(8), chosen.randrange(4), chosen.randrange(4), chosen.sample(words, 3)) for _ in range(30)
+    ]
+    reports = []
+    for n in range(72):
+        day, killed, injured, incident_words = incidents[chosen.randrange(len(incidents))]
+        title = " ".join(chosen.sample(incident_words, 2) + [chosen.choice(words)])
+        reports.append(report(f"d{n:02d}", date=f"2016-03-{1 + day:02d}", killed=killed, injured=injured, title=title))
+    model = shipped_coreference_model()
+    scores, components = component_pair_scores(PairContext.of(reports), model)
+    every = group_reports(reports, model, evidence=pair_evidence(reports))
+    read_as_needed = group_reports(reports, model)
+    assert [[r.doc_id for r in c.reports] for c in read_as_needed.clusters] == [
+        [r.doc_id for r in c.reports] for c in every.clusters
+    ]
+    assert len(read_as_needed.clusters) > 3 and len(set(components)) == 1
+    assert all(p >= model.threshold for p in scores.known.values())  # before merging: the pairs that link
+    assert set(read_as_needed.pairs.codes.tolist()) < set(every.pairs.codes.tolist())

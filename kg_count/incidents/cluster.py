@@ -223,10 +223,11 @@ def _root(parent: list[int], i: int) -> int:
 
 
 def merge_groups(
-    reports: Sequence[Report], scores: PairScores, threshold: float, group_threshold: float
+    reports: Sequence[Report], scores: PairScores | PairProbabilities, threshold: float, group_threshold: float
 ) -> list[tuple[list[int], list[tuple[int, int]]]]:
-    """Best-first merging of scored pairs; returns each group's report indices and the pairs that merged it."""
-    probability = scores.probability
+    """Best-first merging of scored pairs (``scores``: every pair's features and probability, or the probabilities
+    scored as read, ``PairProbabilities``); returns each group's report indices and the pairs that merged it."""
+    probability = scores if isinstance(scores, PairProbabilities) else scores.probability
     parent = list(range(len(reports)))
     members = {i: [i] for i in range(len(reports))}
     links: dict[int, list[tuple[int, int]]] = {i: [] for i in range(len(reports))}
@@ -253,11 +254,13 @@ def merge_groups(
     return [(members[x], links[x]) for x in members]
 
 
-def link_components(reports: Sequence[Report], scores: PairScores, threshold: float) -> list[str]:
-    """For each report, the smallest document id of the reports linked to it through pairs with a probability
+def link_components(
+    reports: Sequence[Report], probability: dict[tuple[int, int], float], threshold: float
+) -> list[str]:
+    """For each report, the smallest document id of the reports linked to it through pairs with a ``probability``
     of at least ``threshold``."""
     parent = list(range(len(reports)))
-    for (i, j), p in scores.probability.items():
+    for (i, j), p in probability.items():
         if p >= threshold:
             x, y = _root(parent, i), _root(parent, j)
             if x != y:
@@ -323,38 +326,75 @@ def pair_probabilities(
     return dict(zip(map(tuple, pairs[rows].tolist()), values.tolist()))
 
 
+class PairProbabilities:
+    """The pair probabilities merging reads (``merge_groups``), each pair scored when first read. ``known``: those
+    scored already (every pair at or above the merge threshold among them); ``within``: the codes ``i * n + j``
+    (sorted) of the candidate pairs of reports of one link component, the only pairs merging compares. A pair of
+    ``within`` not known is scored with ``context`` and ``model`` when merging first asks for it; any other reads
+    None (a conflict, or never a candidate). Of the pairs inside a large component (one city's busy weeks), merging
+    compares only those between the groups it weighs joining: a few percent of them."""
+
+    def __init__(self, context: PairContext, model: CoreferenceModel, known: dict, within: np.ndarray):
+        self.context, self.model, self.known, self.within = context, model, known, within
+        self.size = len(context.reports)
+        self.read: set[tuple[int, int]] = set()
+        self.conflicts: set[tuple[int, int]] = set()
+
+    def get(self, pair: tuple[int, int], default: float | None = None) -> float | None:
+        """The probability of ``pair`` (rows ``i < j``), scored now if it was not; None for no probability."""
+        self.read.add(pair)
+        if pair in self.known:
+            return self.known[pair]
+        if pair in self.conflicts:
+            return default
+        code = pair[0] * self.size + pair[1]
+        at = int(np.searchsorted(self.within, code))
+        features = self.context.features(*pair) if at < len(self.within) and self.within[at] == code else None
+        if features is None:
+            self.conflicts.add(pair)
+            return default
+        self.known[pair] = probability = self.model.probability(features)
+        return probability
+
+    def items(self):
+        """The pairs known so far with their probabilities."""
+        return self.known.items()
+
+    def merging(self) -> dict[tuple[int, int], float]:
+        """The probabilities a grouping keeps (``pair_cache``): those of the pairs at or above the merge threshold
+        and of the pairs merging read, whatever was known besides (a grouping at once and an update read the same)."""
+        threshold = self.model.threshold
+        return {pair: p for pair, p in self.known.items() if p >= threshold or pair in self.read}
+
+
+def _within_codes(pairs: np.ndarray, components: list[str]) -> np.ndarray:
+    """The codes ``i * n + j`` (n: the number of reports) of the rows of ``pairs`` (sorted) whose two reports lie in
+    one of ``components``, sorted."""
+    labels = np.unique(np.array(components, dtype=str), return_inverse=True)[1].reshape(-1)
+    inside = pairs[labels[pairs[:, 0]] == labels[pairs[:, 1]]]
+    return inside[:, 0] * len(components) + inside[:, 1]
+
+
 def component_pair_scores(
     context: PairContext, model: CoreferenceModel, earlier: EarlierScores | None = None
-) -> tuple[PairScores, list[str]]:
-    """The probabilities ``merge_groups`` reads, and no more: every pair at or above ``model``'s merge threshold,
-    and the other pairs of reports of one link component (merging never compares reports of two components).
-    Keeping only these holds memory to the incidents' size instead of the candidate pairs'. The first pass scores
-    only the candidate pairs that may reach the threshold (``pair_bound.may_link``). Returns them and
-    each report's component (``link_components``). ``earlier``: what an update knows of the pairs from the
-    grouping before it (``pair_cache``), so that only the pairs it does not know are scored."""
+) -> tuple[PairProbabilities, list[str]]:
+    """The probabilities ``merge_groups`` reads (``PairProbabilities``: every pair at or above ``model``'s merge
+    threshold scored now, the other pairs of reports of one link component when merging reads them), and each
+    report's component (``link_components``). Only the candidate pairs that may reach the threshold
+    (``pair_bound.may_link``) are scored now. ``earlier``: what an update knows of the pairs from the grouping
+    before it (``pair_cache``), so that only the pairs it does not know are scored."""
     if earlier is not None:
-        return _pair_scores_after(context, model, earlier)
-    pairs = context.candidates
-    seeds = pair_probabilities(context, model, pairs[may_link(context, model, pairs, model.threshold)], model.threshold)
-    components = link_components(context.reports, PairScores({}, seeds), model.threshold)
-    labels = np.unique(np.array(components, dtype=str), return_inverse=True)[1]
-    within = pairs[labels[pairs[:, 0]] == labels[pairs[:, 1]]]
-    del pairs
-    context.forget_candidates()  # read no more: the processes that score ``within`` start without them
-    return PairScores({}, {**pair_probabilities(context, model, within), **seeds}), components
-
-
-def _pair_scores_after(
-    context: PairContext, model: CoreferenceModel, earlier: EarlierScores
-) -> tuple[PairScores, list[str]]:
-    """``component_pair_scores`` reading the probabilities ``earlier`` knows: the same pairs and probabilities."""
-    known, unknown, apart = earlier.resolve(context.reports, context.candidates)
-    probability = {**known, **pair_probabilities(context, model, unknown)}
-    components = link_components(context.reports, PairScores({}, probability), model.threshold)
-    labels = np.unique(np.array(components, dtype=str), return_inverse=True)[1]
-    probability.update(pair_probabilities(context, model, apart[labels[apart[:, 0]] == labels[apart[:, 1]]]))
-    within = {pair: p for pair, p in probability.items() if labels[pair[0]] == labels[pair[1]]}
-    return PairScores({}, within), components
+        known, reread = earlier.resolve(context.reports, context.candidates)
+        known.update(pair_probabilities(context, model, reread))
+    else:
+        pairs = context.candidates
+        known = pair_probabilities(
+            context, model, pairs[may_link(context, model, pairs, model.threshold)], model.threshold
+        )
+    components = link_components(context.reports, known, model.threshold)
+    within = _within_codes(context.candidates, components)
+    context.forget_candidates()
+    return PairProbabilities(context, model, known, within), components
 
 
 @dataclass
@@ -392,7 +432,7 @@ def group_reports(
     with held_settings():
         if evidence is not None:
             scores = score_pairs(evidence, model)
-            components = link_components(reports, scores, model.threshold)
+            components = link_components(reports, scores.probability, model.threshold)
         else:
             context = PairContext.of(reports, rarity)
             scores, components = component_pair_scores(context, model, earlier)
@@ -402,7 +442,7 @@ def group_reports(
             Merge(
                 reports[i].doc_id,
                 reports[j].doc_id,
-                round(scores.probability[(i, j)], 3),
+                round(scores.get((i, j)) if context is not None else scores.probability[(i, j)], 3),
                 model.reasons(scores.features[(i, j)] if context is None else context.features(i, j)),
             )
             for i, j in links
@@ -410,4 +450,5 @@ def group_reports(
         members = [reports[i] for i in sorted(group, key=lambda k: reports[k].doc_id)]
         clusters.append(ReportCluster(members, merges, components[group[0]]))
     clusters.sort(key=lambda c: (-len(c.reports), c.reports[0].doc_id))
-    return Grouping(clusters, ScoredPairs.of(reports, scores.probability))
+    kept = scores.merging() if context is not None else scores.probability
+    return Grouping(clusters, ScoredPairs.of(reports, kept))

@@ -1,17 +1,17 @@
 """The probabilities of the report pairs a grouping scored, kept on disk so that an update scores again only
 the pairs whose features the new documents changed.
 
-A grouping holds, for every link component, the probability of each candidate pair of its reports without a
-hard conflict: what ``cluster.merge_groups`` reads (``cluster.component_pair_scores``). They are written as
-``ScoredPairs``, named by the fingerprint of the incident graph they made (``materialise.documents_fingerprint``:
-the documents' content hashes, the models, the settings and the code), to ``$KG_COUNT_PAIR_CACHE`` (default
-``pair_probabilities`` in the project cache folder). When documents are added, ``regroup`` reads the file of the
-fingerprint the store's incident graph holds (``EarlierScores``): a pair of earlier reports that shares no word
-whose rarity moved has the features it had, so its probability is the one stored when both reports were in one
-earlier component (no probability stored: a conflict), and below the merge threshold when they were in two. The
-pairs of new reports were scored once already, to find the components they link to; only the pairs sharing a
-moved word, and the unchanged pairs of two earlier components that new links join, are scored. Without the file
-(another machine, a cleared cache) all are scored, with the same result.
+A grouping keeps the probability of every pair at or above the merge threshold and of every pair merging read
+(``cluster.PairProbabilities``: merging compares the groups of one link component, and scores a pair when it
+first reads it). They are written as ``ScoredPairs``, named by the fingerprint of the incident graph they made
+(``materialise.documents_fingerprint``: the documents' content hashes, the models, the settings and the code), to
+``$KG_COUNT_PAIR_CACHE`` (default ``pair_probabilities`` in the project cache folder). When documents are added,
+``regroup`` reads the file of the fingerprint the store's incident graph holds (``EarlierScores``): a pair of
+earlier reports that shares no word whose rarity moved has the features it had, so its probability is the one
+stored, where one is. The pairs of new reports were scored once already, to find the components they link to;
+only the pairs sharing a moved word are scored again at once, and the others merging reads are scored as it reads
+them. Without the file (another machine, a cleared cache) all are scored as a grouping at once scores them, with
+the same result; either way the file written is the one a grouping at once writes.
 """
 
 from __future__ import annotations
@@ -139,29 +139,23 @@ class EarlierScores:
     added: ScoredPairs
     reread: set[tuple[str, str]]
 
-    def resolve(
-        self, reports: Sequence[Report], pairs: np.ndarray
-    ) -> tuple[dict[tuple[int, int], float], np.ndarray, np.ndarray]:
+    def resolve(self, reports: Sequence[Report], pairs: np.ndarray) -> tuple[dict[tuple[int, int], float], np.ndarray]:
         """For candidate ``pairs`` (rows of indexes into ``reports``): the probabilities known (a pair of a new
-        report, or of one earlier component; a pair of one component without one has a conflict), the pairs to
-        score (those sharing a moved word), and the pairs known to lie below the merge threshold (of two earlier
-        components, unchanged; or of a new report, not in ``added``)."""
+        report scored in ``added``, or a pair of earlier reports the earlier grouping kept), and the pairs to score
+        again (those sharing a moved word). The others are scored if merging reads them
+        (``cluster.PairProbabilities``)."""
         ids = np.array([r.doc_id for r in reports], dtype=str)
-        labels = {c: k for k, c in enumerate(sorted(set(self.component.values())))}
-        component = np.array([labels.get(self.component.get(doc, ""), -1) for doc in ids.tolist()], dtype=np.int64)
         a, b = pairs[:, 0], pairs[:, 1]
-        new = (component[a] < 0) | (component[b] < 0)
+        earlier = np.array([doc in self.component for doc in ids.tolist()], dtype=bool)
+        new = ~(earlier[a] & earlier[b])
         reread = np.zeros(len(pairs), dtype=bool)
         if self.reread:
             index = {doc: k for k, doc in enumerate(ids.tolist())}
             marked = [(index[x], index[y]) for x, y in self.reread if x in index and y in index]
             codes = np.array([min(i, j) * len(ids) + max(i, j) for i, j in marked], dtype=np.int64)
             reread = ~new & np.isin(a * len(ids) + b, codes)
-        same = ~new & ~reread & (component[a] == component[b])
         known: dict[tuple[int, int], float] = {}
-        unscored = np.zeros(len(pairs), dtype=bool)
-        for rows, scored in ((new, self.added), (same, self.scored)):
+        for rows, scored in ((new, self.added), (~new & ~reread, self.scored)):
             held, probability = scored.lookup(ids[a[rows]], ids[b[rows]])
             known.update(zip(map(tuple, pairs[rows][held].tolist()), probability[held].tolist()))
-            unscored[np.flatnonzero(rows)[~held]] = True
-        return known, pairs[reread], pairs[(~new & ~reread & ~same) | (new & unscored)]
+        return known, pairs[reread]
