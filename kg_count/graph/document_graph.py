@@ -48,7 +48,7 @@ def document_id(iri: str) -> str:
     return unquote(str(iri).removeprefix(str(DOC)))
 
 
-def _mention(graph: Graph, doc: URIRef, mention: MentionRecord, kind: URIRef) -> URIRef:
+def _mention(graph: set, doc: URIRef, mention: MentionRecord, kind: URIRef) -> URIRef:
     node = URIRef(f"{doc}#char={mention.begin},{mention.end}")
     graph.add((node, RDF.type, NIF.String))
     graph.add((node, RDF.type, kind))
@@ -60,7 +60,7 @@ def _mention(graph: Graph, doc: URIRef, mention: MentionRecord, kind: URIRef) ->
     return node
 
 
-def _add_time(graph: Graph, doc: URIRef, record: DocumentRecord) -> URIRef:
+def _add_time(graph: set, doc: URIRef, record: DocumentRecord) -> URIRef:
     """Add the incident date's estimate with its time mentions; return its node."""
     time_node = URIRef(f"{doc}#time")
     graph.add((time_node, RDF.type, TIME.Instant))
@@ -73,7 +73,7 @@ def _add_time(graph: Graph, doc: URIRef, record: DocumentRecord) -> URIRef:
     return time_node
 
 
-def _add_people(graph: Graph, doc: URIRef, record: DocumentRecord) -> list[URIRef]:
+def _add_people(graph: set, doc: URIRef, record: DocumentRecord) -> list[URIRef]:
     """Add the named participants with their mentions; return their nodes."""
     people = []
     for n, person in enumerate(record.participants):
@@ -92,7 +92,7 @@ def _add_people(graph: Graph, doc: URIRef, record: DocumentRecord) -> list[URIRe
     return people
 
 
-def _add_places(graph: Graph, record: DocumentRecord) -> list[tuple[URIRef, URIRef]]:
+def _add_places(graph: set, record: DocumentRecord) -> list[tuple[URIRef, URIRef]]:
     """Add the state and city as places; return (property, place) pairs for the reported events."""
     places = []
     if record.state_iri:
@@ -109,12 +109,20 @@ def _add_places(graph: Graph, record: DocumentRecord) -> list[tuple[URIRef, URIR
 
 
 def document_graph(record: DocumentRecord, content_hash: str | None = None, lead: str | None = None) -> Graph:
-    """Return the named graph of one document (its identifier is the document IRI); ``content_hash``
-    (the hash of the document's content and the pipeline version) and ``lead`` (the body's opening
-    words, which document coreference compares) are recorded when given."""
-    doc = document_iri(record.doc_id)
-    graph = Graph(identifier=doc)
+    """Return the named graph of one document (its identifier is the document IRI): ``document_triples``."""
+    graph = Graph(identifier=document_iri(record.doc_id))
     bind_prefixes(graph)
+    for triple in document_triples(record, content_hash, lead):
+        graph.add(triple)
+    return graph
+
+
+def document_triples(record: DocumentRecord, content_hash: str | None = None, lead: str | None = None) -> set[tuple]:
+    """The triples (rdflib terms) of the named graph of one document; ``content_hash`` (the hash of the document's
+    content and the pipeline version) and ``lead`` (the body's opening words, which document coreference compares)
+    are recorded when given. A set, not an rdflib Graph: a build writes them straight to the store."""
+    doc = document_iri(record.doc_id)
+    graph: set[tuple] = set()
     graph.add((doc, RDF.type, KGC.Document))
     graph.add((doc, RDF.type, NIF.Context))
     graph.add((doc, KGC.docId, Literal(record.doc_id)))

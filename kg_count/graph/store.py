@@ -21,7 +21,7 @@ from rdflib import XSD, Dataset, Graph, Literal, URIRef
 
 from kg_count.settings import settings
 from kg_count.errors import InputError, StoreError
-from kg_count.graph.document_graph import document_graph, document_iri
+from kg_count.graph.document_graph import document_iri, document_triples
 from kg_count.graph.endpoint import SparqlEndpoint
 from kg_count.graph.namespaces import KGC, SPARQL_PROLOGUE, bind_prefixes
 from kg_count.graph.queries import read_query
@@ -162,7 +162,9 @@ class GraphStore:
     def add(self, record: DocumentRecord, content_hash: str | None = None, lead: str | None = None) -> int:
         """Replace the document's graph with the one built from ``record`` (the document's content hash
         ``content_hash``, its opening words ``lead``); return its triple count."""
-        return self.replace_graph(document_graph(record, content_hash, lead))
+        triples = document_triples(record, content_hash, lead)
+        self.replace_triples(document_iri(record.doc_id), triples)
+        return len(triples)
 
     def document_turtle(self, doc_id: str) -> str:
         """The Turtle of one document's graph; InputError when the store does not hold it."""
