@@ -479,3 +479,15 @@ def test_a_before_question_returns_no_event_after_its_anchor(hand_made, text, qu
     answer = hand_made(text, question)
     assert earlier <= answer
     assert not answer & later
+
+
+def test_passages_parsed_ahead_in_a_batch_are_those_parsed_one_at_a_time():
+    from kg_count.nlp.model import load_model
+    from kg_count.qa.passage_graph.passage import parse, parse_ahead
+
+    texts = [f"The police said {n} men were shot outside a bar on Friday before the suspect fled." for n in range(5)]
+    texts.append("A fire destroyed the store; nobody was hurt, officials said.")
+    parse_ahead(texts)
+    for text in texts:
+        assert parse(text) is parse(text)
+        assert parse(text).to_bytes() == load_model()(text).to_bytes()

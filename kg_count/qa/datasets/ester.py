@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from kg_count.progress import progress
-from kg_count.qa.passage_graph.analysis import AnalysedPassage, analyse_passage, by_passage
+from kg_count.qa.passage_graph.analysis import AnalysedPassage, analyse_passage, by_passage, parsed_ahead
 from kg_count.qa.learned.answer_ranking import AnswerRanker, AnswerCandidate, QuestionCandidates
 from kg_count.qa.passage_graph.anchors import find_anchor, question_lemmas
 from kg_count.qa.passage_graph.relation_features import crossed, relation_pair_features, pair_vector
@@ -99,7 +99,9 @@ def ester_candidates_of(questions: Iterable[EsterQuestion], models: QAModels) ->
     """``{"<index>": QuestionCandidates | None}`` for every question; each passage analysed once."""
     groups = by_passage(questions)
     candidates = {}
-    for text, items in progress(groups.items(), "passages", total=len(groups), unit="passage"):
+    for text, items in progress(
+        parsed_ahead(groups, lambda q: (q.question,)), "passages", total=len(groups), unit="passage"
+    ):
         analysis = analyse_passage(items[0].passage_id, text, models, "ester")
         for q in items:
             candidates[str(q.index)] = ester_candidates(analysis, q.question)

@@ -7,7 +7,13 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from kg_count.progress import progress
-from kg_count.qa.passage_graph.analysis import AnalysedPassage, analyse_passage, by_passage, status_features
+from kg_count.qa.passage_graph.analysis import (
+    AnalysedPassage,
+    analyse_passage,
+    by_passage,
+    parsed_ahead,
+    status_features,
+)
 from kg_count.qa.passage_graph.anchors import find_anchor
 from kg_count.qa.passage_graph.relation_features import crossed, relation_pair_features, pair_vector
 from kg_count.qa.learned.model_set import QAModels
@@ -103,7 +109,7 @@ def torque_candidates_of(questions: Iterable[TorqueQuestion], models: QAModels) 
     """``{passageID: {question: Candidates | None}}`` for every question; each passage analysed once."""
     groups = by_passage(questions)
     found = {}
-    for text, items in progress(groups.items(), "passages", total=len(groups), unit="passage"):
+    for text, items in progress(parsed_ahead(groups), "passages", total=len(groups), unit="passage"):
         analysis = analyse_passage(items[0].passage_id, text, models, "torque")
         found[items[0].passage_id] = {q.question: torque_candidates(analysis, q.question) for q in items}
     return found

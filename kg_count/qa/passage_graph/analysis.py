@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from kg_count.qa.passage_graph.relation_features import crossed, event_features, relation_pair_features, pair_vector
 from kg_count.qa.learned.model_set import QAModels
-from kg_count.qa.passage_graph.passage import PassageEvent, find_events, parse
+from kg_count.qa.passage_graph.passage import PassageEvent, find_events, parse, parse_ahead
 from kg_count.qa.passage_graph.event_store import PassageGraph
 from kg_count.settings import settings
 
@@ -43,6 +43,23 @@ def by_passage(questions: Iterable) -> dict[str, list]:
     for question in questions:
         groups[question.passage].append(question)
     return groups
+
+
+PARSE_AHEAD = 64  # passages parsed in one go (spaCy batches) before they are analysed
+
+
+def parsed_ahead(
+    groups: dict[str, list], question_texts: Callable[[object], Iterable[str]] = lambda question: ()
+) -> Iterator[tuple[str, list]]:
+    """The (passage text, its questions) items of ``groups`` in order, every ``PARSE_AHEAD`` passages (with the
+    texts ``question_texts`` gives of their questions) parsed together first (``passage.parse_ahead``)."""
+    items = list(groups.items())
+    for start in range(0, len(items), PARSE_AHEAD):
+        chunk = items[start : start + PARSE_AHEAD]
+        parse_ahead(
+            [text for text, _ in chunk] + [t for _, questions in chunk for q in questions for t in question_texts(q)]
+        )
+        yield from chunk
 
 
 def status_features(event: PassageEvent, status: str) -> list[str]:

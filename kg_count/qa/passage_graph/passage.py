@@ -7,8 +7,10 @@ the descriptions of each event are rules over that parse.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Iterable
 
 from kg_count.settings import settings
 
@@ -372,9 +374,33 @@ def find_events(doc, model, style: str, threshold: float, vectors=None) -> list[
     )
 
 
-@lru_cache(maxsize=2048)
+PARSES_KEPT = 2048  # the most recent parses kept: several questions share one passage
+_parses: OrderedDict = OrderedDict()  # text -> spaCy Doc, oldest first
+
+
 def parse(text: str):
-    """The spaCy parse of a passage (cached: several questions share one passage)."""
+    """The spaCy parse of a passage (kept for the ``PARSES_KEPT`` most recent texts, or parsed ahead by
+    ``parse_ahead``)."""
     from kg_count.nlp.model import load_model
 
-    return load_model()(text)
+    doc = _parses.get(text)
+    if doc is None:
+        doc = load_model()(text)
+    _keep(text, doc)
+    return doc
+
+
+def parse_ahead(texts: Iterable[str]) -> None:
+    """Parse the ``texts`` not parsed yet in spaCy batches (faster than one at a time), for ``parse`` to find."""
+    from kg_count.nlp.model import load_model
+
+    missing = [text for text in dict.fromkeys(texts) if text not in _parses]
+    for text, doc in zip(missing, load_model().pipe(missing, batch_size=settings().batch.documents)):
+        _keep(text, doc)
+
+
+def _keep(text: str, doc) -> None:
+    _parses[text] = doc
+    _parses.move_to_end(text)
+    while len(_parses) > PARSES_KEPT:
+        _parses.popitem(last=False)
