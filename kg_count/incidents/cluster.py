@@ -436,8 +436,9 @@ def group_reports(
         else:
             context = PairContext.of(reports, rarity)
             scores, components = component_pair_scores(context, model, earlier)
+        groups = merge_groups(reports, scores, model.threshold, model.group_threshold)  # scores pairs as it reads
     clusters = []
-    for group, links in merge_groups(reports, scores, model.threshold, model.group_threshold):
+    for group, links in groups:
         merges = [
             Merge(
                 reports[i].doc_id,
