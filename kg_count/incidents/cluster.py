@@ -223,11 +223,13 @@ def _root(parent: list[int], i: int) -> int:
 
 
 def merge_groups(
-    reports: Sequence[Report], scores: PairScores | PairProbabilities, threshold: float, group_threshold: float
+    reports: Sequence[Report],
+    probability: dict[tuple[int, int], float] | PairProbabilities,
+    threshold: float,
+    group_threshold: float,
 ) -> list[tuple[list[int], list[tuple[int, int]]]]:
-    """Best-first merging of scored pairs (``scores``: every pair's features and probability, or the probabilities
-    scored as read, ``PairProbabilities``); returns each group's report indices and the pairs that merged it."""
-    probability = scores if isinstance(scores, PairProbabilities) else scores.probability
+    """Best-first merging of scored pairs (``probability``: of every pair, or scored as read,
+    ``PairProbabilities``); returns each group's report indices and the pairs that merged it."""
     parent = list(range(len(reports)))
     members = {i: [i] for i in range(len(reports))}
     links: dict[int, list[tuple[int, int]]] = {i: [] for i in range(len(reports))}
@@ -431,25 +433,25 @@ def group_reports(
     context = None
     with held_settings():
         if evidence is not None:
-            scores = score_pairs(evidence, model)
-            components = link_components(reports, scores.probability, model.threshold)
+            probability = score_pairs(evidence, model).probability
+            components = link_components(reports, probability, model.threshold)
         else:
             context = PairContext.of(reports, rarity)
-            scores, components = component_pair_scores(context, model, earlier)
-        groups = merge_groups(reports, scores, model.threshold, model.group_threshold)  # scores pairs as it reads
+            probability, components = component_pair_scores(context, model, earlier)
+        groups = merge_groups(reports, probability, model.threshold, model.group_threshold)  # scores pairs as it reads
     clusters = []
     for group, links in groups:
         merges = [
             Merge(
                 reports[i].doc_id,
                 reports[j].doc_id,
-                round(scores.get((i, j)) if context is not None else scores.probability[(i, j)], 3),
-                model.reasons(scores.features[(i, j)] if context is None else context.features(i, j)),
+                round(probability.get((i, j)), 3),
+                model.reasons(evidence.features[(i, j)] if context is None else context.features(i, j)),
             )
             for i, j in links
         ]
         members = [reports[i] for i in sorted(group, key=lambda k: reports[k].doc_id)]
         clusters.append(ReportCluster(members, merges, components[group[0]]))
     clusters.sort(key=lambda c: (-len(c.reports), c.reports[0].doc_id))
-    kept = scores.merging() if context is not None else scores.probability
+    kept = probability if context is None else probability.merging()
     return Grouping(clusters, ScoredPairs.of(reports, kept))

@@ -104,7 +104,7 @@ def fit(examples: Sequence[tuple[list[str], int]], l2: float = 1.0) -> Coreferen
 
 def system_groups(data: Labelled, scores: PairScores, threshold: float, group_threshold: float) -> dict[str, int]:
     """doc id -> cluster number of ``data``'s reports clustered on ``scores`` at the two thresholds."""
-    groups = merge_groups(data.reports, scores, threshold, group_threshold)
+    groups = merge_groups(data.reports, scores.probability, threshold, group_threshold)
     return {data.reports[i].doc_id: n for n, (members, _) in enumerate(groups) for i in members}
 
 
