@@ -11,9 +11,10 @@ import pytest
 from kg_count.graph.loader import build_store
 from kg_count.graph.store import GraphStore
 from kg_count.incidents import cluster, materialise, pair_cache, regroup, report_cache
-from kg_count.incidents.incident_versions import current_triples
+from kg_count.incidents.incident_versions import current_triples, current_version
 from kg_count.incidents.materialise import ensure_incidents
 from kg_count.incidents.reports import reports_from_store
+from kg_count.incidents.stored_incidents import stored_incidents
 from kg_count.io.conll import Document, iter_documents, write_documents
 from kg_count.nlp.record_cache import default_record_cache_path
 from tests.conftest import SAMPLE
@@ -120,11 +121,19 @@ def test_an_update_with_the_saved_pairs_scores_fewer_pairs_and_saves_those_a_gro
     assert updated.probability.tolist() == whole.probability.tolist()
 
 
+def saved_incidents_are_the_stored_ones(store) -> bool:
+    """Whether the incidents file of the store's incident graph holds what reading its incidents back gives."""
+    with GraphStore(store) as opened:
+        saved = report_cache.load_incidents(materialise.stored_fingerprint(opened))
+        return saved == stored_incidents(opened, current_version(opened))
+
+
 def test_an_update_reads_from_the_store_only_the_new_reports_and_saves_every_report(documents, tmp_path, monkeypatch):
     monkeypatch.setenv(pair_cache.CACHE_ENV, str(tmp_path / "pairs"))
     store = tmp_path / "store"
     build_store(built(documents[:-30], tmp_path, "first"), store, cache=default_record_cache_path())
     incident_graph_quads(store)
+    assert saved_incidents_are_the_stored_ones(store)
     build_store(built(documents[-30:], tmp_path, "then"), store, cache=default_record_cache_path())
     read: list = []
 
@@ -133,11 +142,13 @@ def test_an_update_reads_from_the_store_only_the_new_reports_and_saves_every_rep
         return reports_from_store(opened, doc_ids)
 
     monkeypatch.setattr(regroup, "reports_from_store", counted)
+    monkeypatch.setattr(regroup, "stored_incidents", lambda *_: pytest.fail("the saved incidents were not read"))
     incident_graph_quads(store)
     assert read == [{document.doc_id for document in documents[-30:]}]
     with GraphStore(store) as opened:
         saved = report_cache.load_reports(materialise.stored_fingerprint(opened))
         assert saved == {report.doc_id: report for report in reports_from_store(opened)}
+    assert saved_incidents_are_the_stored_ones(store)
 
 
 def test_a_document_that_comes_again_with_other_text_is_grouped_as_its_new_version(documents, tmp_path):

@@ -93,7 +93,7 @@ def build_store(
         progress_bar("building", total=len(ids), unit="doc") as bar,
         deferred_interrupts() as interrupted,
     ):
-        stored = store.document_versions()
+        stored = store.document_versions(ids)
         pending: dict[str, tuple[str, str]] = {}  # doc id -> (record key, lead) of a document being extracted
 
         def todo() -> Iterator[Document]:
@@ -121,6 +121,6 @@ def build_store(
             key, lead = pending.pop(record.doc_id)
             summary.count(record, store.add(record, content_hash(key), lead))
             bar.update(1)
-        summary.in_store = len(stored.keys() | set(ids))
+        summary.in_store = store.document_count()
     summary.seconds = time.perf_counter() - started
     return summary

@@ -38,8 +38,9 @@ from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
 from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.person_status import PERSON_STATUS_PATH, shipped_person_status_model
 from kg_count.incidents.reconcile import Incident, reconcile
-from kg_count.incidents.report_cache import save_reports
+from kg_count.incidents.report_cache import save_incidents, save_reports
 from kg_count.incidents.reports import reports_from_store
+from kg_count.incidents.stored_incidents import stored_view
 from kg_count.learning.model_files import file_sha256
 from kg_count.progress import status
 from kg_count.settings import held_settings, settings, stage_fingerprint
@@ -190,6 +191,7 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
     facts = [(KGC.builtFrom, Literal(stamp)), (KGC.builtWith, Literal(built_with))]
     write_version(store, incidents_as_triples(incidents, versions), facts)
     pairs.save(stamp)
+    save_incidents([stored_view(incident) for incident in incidents], stamp)
     return len(incidents), True
 
 

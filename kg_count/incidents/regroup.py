@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Iterable
 import numpy as np
 from rdflib import Literal, URIRef
 
-from kg_count.graph.document_graph import document_id
 from kg_count.graph.namespaces import GEO, KGC
 from kg_count.incidents.evidence import date_interval
 from kg_count.incidents.cluster import (
@@ -50,8 +49,9 @@ from kg_count.incidents.pair_bound import may_link
 from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
 from kg_count.incidents.pair_features import rarity_edges
 from kg_count.incidents.reconcile import reconcile
-from kg_count.incidents.report_cache import load_reports, save_reports
+from kg_count.incidents.report_cache import load_incidents, load_reports, save_incidents, save_reports
 from kg_count.incidents.reports import Report, reports_from_store
+from kg_count.incidents.stored_incidents import StoredIncident, stored_incidents, stored_view
 from kg_count.incidents.word_rarity import WordRarity, content_words
 from kg_count.memory import release_freed_memory
 from kg_count.progress import status
@@ -59,45 +59,6 @@ from kg_count.settings import settings
 
 if TYPE_CHECKING:
     from kg_count.graph.store import GraphStore
-
-
-@dataclass
-class StoredIncident:
-    """What regrouping needs of an incident already in the incident graph."""
-
-    incident_id: str
-    component: str
-    doc_ids: list[str]
-    date: dt.date
-    city_iri: str | None
-    family: str
-    twins: list[str]
-
-
-def stored_incidents(store: GraphStore, version: URIRef) -> dict[str, StoredIncident]:
-    """The incidents of the incident graph ``version``, by id."""
-    graph = version.n3()
-    found: dict[str, StoredIncident] = {}
-    facts = (
-        f"SELECT ?id ?component ?date ?city ?family WHERE {{ GRAPH {graph} {{ ?i kgc:incidentId ?id ; "
-        "kgc:component ?component ; sem:hasTime/time:inXSDDate ?date ; kgc:evidence ?family "
-        'FILTER(STRSTARTS(?family, "family:")) OPTIONAL { ?i kgc:city ?city } } }'
-    )
-    for incident_id, component, date, city, family in store.values(facts):
-        found[incident_id] = StoredIncident(incident_id, component, [], date, city, family.removeprefix("family:"), [])
-    documents = f"SELECT ?id ?doc WHERE {{ GRAPH {graph} {{ ?i kgc:incidentId ?id ; prov:wasDerivedFrom ?doc }} }}"
-    for incident_id, doc in store.values(documents):
-        found[incident_id].doc_ids.append(document_id(doc))
-    twins = (
-        f"SELECT ?id ?twin WHERE {{ GRAPH {graph} {{ ?i kgc:incidentId ?id ; kgc:evidence ?twin "
-        'FILTER(STRSTARTS(?twin, "twin:")) } }'
-    )
-    for incident_id, twin in store.values(twins):
-        found[incident_id].twins.append(twin)
-    for incident in found.values():
-        incident.doc_ids.sort()
-        incident.twins.sort()
-    return found
 
 
 @dataclass
@@ -214,7 +175,7 @@ def regroup_added(
     reports = current_reports(store, added, earlier_stamp)
     save_reports(reports, stamp)
     by_id = {r.doc_id: r for r in reports}
-    old = stored_incidents(store, version)
+    old = (load_incidents(earlier_stamp) if earlier_stamp else None) or stored_incidents(store, version)
     component_of = {doc: incident.component for incident in old.values() for doc in incident.doc_ids}
     rarity = text_rarities(reports)
     status(f"finding the incidents {len(added)} new documents touch among {len(old)}")
@@ -249,6 +210,8 @@ def regroup_added(
     inserted.update((incident_iri(i.incident_id), KGC.component, Literal(i.component)) for i in relabelled)
     inserted.add((version, KGC.builtFrom, Literal(stamp)))
     store.update_graph(version, deleted, inserted)
+    retwinned = [replace(incident, twins=sorted(twin)) for incident, twin in zip(kept, twins[len(fresh) :])]
+    save_incidents([*map(stored_view, fresh), *retwinned], stamp)
     if saved is not None:
         saved.without(set(regrouped)).joined(grouping.pairs).save(stamp)
 

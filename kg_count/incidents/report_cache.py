@@ -1,13 +1,14 @@
-"""The reports a grouping read, kept on disk beside its pair probabilities (``pair_cache``), so that an update
-reads from the store only the reports of the documents it adds.
+"""The reports a grouping read and the incidents it wrote, kept on disk beside its pair probabilities
+(``pair_cache``), so that an update reads from the store only the reports of the documents it adds, and none of
+the incidents.
 
 Reading every report back from the store is most of an update's reading at 50,000 documents (about 40 s, as
-the store's SPARQL joins each document's events, times and places). The file is named by the fingerprint of the
-incident graph grouped from the reports (``materialise.documents_fingerprint``: the documents' content hashes
-and the code that reads reports), so a file found under the fingerprint the store's incident graph holds has
-exactly that graph's reports. It is a pickle of the project's own ``Report`` objects, in the project cache folder
-(``$KG_COUNT_PAIR_CACHE``); a missing or unreadable file means reading every report from the store, with the
-same result.
+the store's SPARQL joins each document's events, times and places); reading every incident back (what
+``stored_incidents`` gives) another 5 s. The files are named by the fingerprint of the incident graph grouped
+from the reports (``materialise.documents_fingerprint``: the documents' content hashes and the code that reads
+reports), so files found under the fingerprint the store's incident graph holds describe exactly that graph.
+They are pickles of the project's own ``Report`` and ``StoredIncident`` objects, in the project cache folder
+(``$KG_COUNT_PAIR_CACHE``); a missing or unreadable file means reading them from the store, with the same result.
 """
 
 from __future__ import annotations
@@ -18,27 +19,52 @@ from typing import Sequence
 
 from kg_count.incidents.pair_cache import default_pair_cache_folder, keep_newest
 from kg_count.incidents.reports import Report
+from kg_count.incidents.stored_incidents import StoredIncident
 from kg_count.io.atomic import atomic_writer
 
 SUFFIX = ".reports.pickle"
+INCIDENTS_SUFFIX = ".incidents.pickle"
+
+
+def _save(items: list, fingerprint: str, suffix: str, folder: Path | None) -> None:
+    """Pickle ``items`` as the file of ``fingerprint`` (whole or not at all); keep the newest such files only."""
+    folder = folder or default_pair_cache_folder()
+    with atomic_writer(folder / f"{fingerprint}{suffix}", binary=True) as handle:
+        pickle.dump(items, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    keep_newest(folder, f"*{suffix}")
+
+
+def _load(fingerprint: str, suffix: str, folder: Path | None, kind: type) -> list | None:
+    """The list of ``kind`` objects pickled as the file of ``fingerprint``; None when there is none or it is
+    unreadable or holds anything else."""
+    path = (folder or default_pair_cache_folder()) / f"{fingerprint}{suffix}"
+    try:
+        with path.open("rb") as handle:
+            items = pickle.load(handle)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
+        return None
+    if not isinstance(items, list) or not all(isinstance(item, kind) for item in items):
+        return None
+    return items
 
 
 def save_reports(reports: Sequence[Report], fingerprint: str, folder: Path | None = None) -> None:
-    """Write ``reports`` as the file of ``fingerprint`` (whole or not at all); keep the newest files only."""
-    folder = folder or default_pair_cache_folder()
-    with atomic_writer(folder / f"{fingerprint}{SUFFIX}", binary=True) as handle:
-        pickle.dump(list(reports), handle, protocol=pickle.HIGHEST_PROTOCOL)
-    keep_newest(folder, f"*{SUFFIX}")
+    """Write ``reports`` as the reports file of ``fingerprint``."""
+    _save(list(reports), fingerprint, SUFFIX, folder)
 
 
 def load_reports(fingerprint: str, folder: Path | None = None) -> dict[str, Report] | None:
     """The reports saved for ``fingerprint``, by document id; None when there are none or the file is unreadable."""
-    path = (folder or default_pair_cache_folder()) / f"{fingerprint}{SUFFIX}"
-    try:
-        with path.open("rb") as handle:
-            reports = pickle.load(handle)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
-        return None
-    if not isinstance(reports, list) or not all(isinstance(r, Report) for r in reports):
-        return None
-    return {r.doc_id: r for r in reports}
+    reports = _load(fingerprint, SUFFIX, folder, Report)
+    return None if reports is None else {r.doc_id: r for r in reports}
+
+
+def save_incidents(incidents: Sequence[StoredIncident], fingerprint: str, folder: Path | None = None) -> None:
+    """Write ``incidents`` (those of the incident graph of ``fingerprint``) as its incidents file."""
+    _save(list(incidents), fingerprint, INCIDENTS_SUFFIX, folder)
+
+
+def load_incidents(fingerprint: str, folder: Path | None = None) -> dict[str, StoredIncident] | None:
+    """The incidents saved for ``fingerprint``, by id; None when there are none or the file is unreadable."""
+    incidents = _load(fingerprint, INCIDENTS_SUFFIX, folder, StoredIncident)
+    return None if incidents is None else {i.incident_id: i for i in incidents}
