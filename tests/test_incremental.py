@@ -2,17 +2,22 @@
 the incidents they can touch, whatever order the documents came in, and gives the incident graph that
 grouping everything again gives."""
 
+import math
 import shutil
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kg_count.graph.loader import build_store
 from kg_count.graph.store import GraphStore
 from kg_count.incidents import cluster, materialise, pair_cache, regroup, report_cache
+from kg_count.incidents.coreference_model import shipped_coreference_model
 from kg_count.incidents.incident_versions import current_triples, current_version
 from kg_count.incidents.materialise import ensure_incidents
+from kg_count.incidents.pair_bound import upper_logits
+from kg_count.incidents.report_columns import ReportColumns
 from kg_count.incidents.reports import reports_from_store
 from kg_count.incidents.stored_incidents import stored_incidents
 from kg_count.io.conll import Document, iter_documents, write_documents
@@ -141,24 +146,54 @@ def test_an_update_reads_from_the_store_only_the_new_reports_and_saves_every_rep
         read.append(doc_ids)
         return reports_from_store(opened, doc_ids)
 
+    columns_of = ReportColumns.of.__func__
+    columns_read: list[int] = []
+
+    def counted_columns(kind, context):
+        columns_read.append(len(context.reports))
+        return columns_of(kind, context)
+
     monkeypatch.setattr(regroup, "reports_from_store", counted)
     monkeypatch.setattr(regroup, "stored_incidents", lambda *_: pytest.fail("the saved incidents were not read"))
+    monkeypatch.setattr(ReportColumns, "of", classmethod(counted_columns))
     incident_graph_quads(store)
     assert read == [{document.doc_id for document in documents[-30:]}]
+    assert columns_read and all(n <= 30 for n in columns_read)  # columns built for the new reports only
+    monkeypatch.undo()
     with GraphStore(store) as opened:
-        saved = report_cache.load_reports(materialise.stored_fingerprint(opened))
-        assert saved == {report.doc_id: report for report in reports_from_store(opened)}
+        stamp = materialise.stored_fingerprint(opened)
+        reports = reports_from_store(opened)
+    monkeypatch.setenv(pair_cache.CACHE_ENV, str(tmp_path / "pairs"))
+    assert report_cache.load_reports(stamp) == {report.doc_id: report for report in reports}
     assert saved_incidents_are_the_stored_ones(store)
+    assert saved_columns_are_those_of(reports, stamp)
 
 
-def test_a_document_that_comes_again_with_other_text_is_grouped_as_its_new_version(documents, tmp_path):
+def saved_columns_are_those_of(reports: list, stamp: str) -> bool:
+    """Whether the columns and word frequencies saved for ``stamp`` bound every candidate pair of ``reports`` as
+    columns read from them at once, and count their words."""
+    saved, rarity = report_cache.load_columns(stamp)
+    context = cluster.PairContext.of(reports)
+    row = {doc: k for k, doc in enumerate(saved.doc_ids)}
+    given = cluster.PairContext(reports, context.vectors, context.rarity, context.lead_rarity, context.norms)
+    given.use_columns(saved.take([row[r.doc_id] for r in reports]))
+    model, pairs = shipped_coreference_model(), context.candidates
+    bounds = [upper_logits(c, model, pairs, math.inf) for c in (given, context)]
+    return rarity == (context.rarity, context.lead_rarity) and len(pairs) > 100 and np.array_equal(*bounds)
+
+
+def test_a_document_that_comes_again_with_other_text_is_grouped_as_its_new_version(documents, tmp_path, monkeypatch):
+    monkeypatch.setenv(pair_cache.CACHE_ENV, str(tmp_path / "pairs"))
     store = tmp_path / "store"
     build_store(built(documents, tmp_path, "all"), store, cache=default_record_cache_path())
     incident_graph_quads(store)
     edited = documents[0]
-    tokens = [t if t.part != "TITLE" else replace(t, text=t.text.upper()) for t in edited.tokens]
+    tokens = [t if t.part != "TITLE" else replace(t, text=t.text[::-1]) for t in edited.tokens]
     changed = [Document(edited.doc_id, edited.dct, tokens), *documents[1:]]
     build_store(built(changed[:1], tmp_path, "edited"), store, cache=default_record_cache_path())
+    updated = incident_graph_quads(store)
+    with GraphStore(store) as opened:
+        assert saved_columns_are_those_of(reports_from_store(opened), materialise.stored_fingerprint(opened))
     fresh = tmp_path / "fresh"
     build_store(built(changed, tmp_path, "changed"), fresh, cache=default_record_cache_path())
-    assert incident_graph_quads(store) == incident_graph_quads(fresh)
+    assert updated == incident_graph_quads(fresh)

@@ -15,16 +15,19 @@ import os
 from array import array
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain
 from multiprocessing import get_all_start_methods, get_context
 from typing import Iterator, Sequence
 
 import numpy as np
 
+from kg_count.arrays import sorted_unique
 from kg_count.geography import gazetteer
 from kg_count.memory import release_freed_memory
 from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.evidence import date_interval
-from kg_count.incidents.pair_bound import ReportColumns, may_link
+from kg_count.incidents.pair_bound import may_link
+from kg_count.incidents.report_columns import ReportColumns
 from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
 from kg_count.incidents.pair_features import Similarity, hard_conflict, pair_features
 from kg_count.incidents.word_rarity import WordRarity, content_words
@@ -62,19 +65,45 @@ class PairScores:
     probability: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
-def _close_in_time(members: Sequence[int], intervals: dict[int, tuple], slack: int) -> np.ndarray:
-    """Index pairs (rows ``i < j``) of ``members`` whose date ``intervals`` lie within ``slack`` days: a sweep
-    over the intervals sorted by first day, each reaching the later ones that start at most ``slack`` days
-    after it ends."""
-    ordered = sorted(members, key=lambda i: intervals[i])
-    index = np.array(ordered, dtype=np.int64)
-    first = np.array([intervals[i][0].toordinal() for i in ordered], dtype=np.int64)
-    last = np.array([intervals[i][1].toordinal() for i in ordered], dtype=np.int64)
-    reach = np.searchsorted(first, last + slack, side="right") - np.arange(len(ordered)) - 1
-    earlier = np.repeat(np.arange(len(ordered)), reach)
-    later = np.arange(int(reach.sum())) - np.repeat(np.cumsum(reach) - reach, reach) + earlier + 1
+def _close_in_time(
+    groups: Sequence[Sequence[int]], first: np.ndarray, last: np.ndarray, slack: int, touching: np.ndarray | None = None
+) -> np.ndarray:
+    """Index pairs (rows ``i < j``) of members of one of ``groups`` whose date intervals (``first`` and ``last``:
+    the day ordinals of every index's interval) lie within ``slack`` days; with ``touching`` (a mask over all
+    indices), only the pairs with a marked member. One sweep over the groups laid end to end (each group's days
+    shifted past those the group before it can reach) and sorted by first day, each member reaching the later ones
+    that start at most ``slack`` days after it ends. A pair of two members of more than one group may come more
+    than once."""
+    sizes = np.fromiter(map(len, groups), dtype=np.int64, count=len(groups))
+    if not sizes.sum():
+        return np.zeros((0, 2), dtype=np.int64)
+    index = np.fromiter(chain.from_iterable(groups), dtype=np.int64, count=int(sizes.sum()))
+    group = np.repeat(np.arange(len(groups)), sizes)
+    index, group = index[order := np.lexsort((last[index], first[index], group))], group[order]
+    base, span = int(first[index].min()), int(last[index].max() - first[index].min()) + slack + 1
+    starts = first[index] - base + group * span
+    ends = np.searchsorted(starts, last[index] - base + group * span + slack, side="right")
+    earlier, later = _reached(ends, None if touching is None else touching[index])
     a, b = index[earlier], index[later]
     return np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
+
+
+def _reached(ends: np.ndarray, marked: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """The position pairs (p, q) with p < q < ``ends[p]``; with ``marked`` (a mask over positions), only those
+    with a marked position."""
+    positions = np.arange(len(ends))
+    reach = ends - positions - 1
+    if marked is None:
+        earlier = np.repeat(positions, reach)
+        return earlier, np.arange(int(reach.sum())) - np.repeat(np.cumsum(reach) - reach, reach) + earlier + 1
+    chosen = positions[marked]  # a marked position reaches every later one it reaches
+    earlier = np.repeat(chosen, reach[marked])
+    later = np.arange(len(earlier)) - np.repeat(np.cumsum(reach[marked]) - reach[marked], reach[marked]) + earlier + 1
+    lo = np.searchsorted(chosen, positions[~marked], side="right")  # an unmarked one, only the marked ones
+    count = np.searchsorted(chosen, ends[~marked], side="left") - lo
+    others = np.repeat(positions[~marked], count)
+    offsets = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    return np.concatenate([earlier, others]), np.concatenate([later, chosen[np.repeat(lo, count) + offsets]])
 
 
 def _all_pairs(members: Sequence[int], marked: np.ndarray | None = None) -> np.ndarray:
@@ -104,32 +133,34 @@ def candidate_pair_array(
     with the reports of one state and time, not with the archive: reports are compared within their
     state, with reports of no state, and across states only through such a word."""
     chosen = settings().clustering
-    intervals = {i: date_interval(report) for i, report in enumerate(reports)}
+    intervals = [date_interval(report) for report in reports]
+    first = np.array([interval[0].toordinal() for interval in intervals], dtype=np.int64)
+    last = np.array([interval[1].toordinal() for interval in intervals], dtype=np.int64)
     by_state: dict[str, dict[str | None, list[int]]] = {}
     by_name: dict[tuple[str, str], list[int]] = {}
     by_rare_word: dict[tuple[str, str], list[int]] = {}
+    scale, bridge = chosen.rarity_scale, chosen.state_bridge_rarity
     for i, report in enumerate(reports):
         by_state.setdefault(report.family, {}).setdefault(report.state_iri, []).append(i)
-        for last in {p.last_name.lower() for p in report.named_participants}:
-            by_name.setdefault((report.family, last), []).append(i)
+        for name in {p.last_name.lower() for p in report.named_participants}:
+            by_name.setdefault((report.family, name), []).append(i)
         for word in content_words(report.title) if rarity else ():
-            if rarity.of(word) >= chosen.state_bridge_rarity:
+            if rarity.of(word, scale) >= bridge:
                 by_rare_word.setdefault((report.family, word), []).append(i)
     blocks = [np.zeros((0, 2), dtype=np.int64)]
     blocks += [_all_pairs(members, touching) for members in by_name.values()]
-    stateless_reports = np.zeros(len(reports), dtype=bool)
+    stateless = np.zeros(len(reports), dtype=bool)
     for states in by_state.values():
-        stateless = states.get(None, [])
-        stateless_reports[stateless] = True
-        blocks.append(_close_in_time(stateless, intervals, chosen.date_slack_days))
-        for state, members in states.items():
-            if state is not None:
-                pairs = _close_in_time(members + stateless, intervals, chosen.date_slack_days)
-                blocks.append(pairs[~(stateless_reports[pairs[:, 0]] & stateless_reports[pairs[:, 1]])])
-    blocks += [_close_in_time(members, intervals, chosen.date_slack_days) for members in by_rare_word.values()]
-    if touching is not None:
-        blocks = [block[touching[block[:, 0]] | touching[block[:, 1]]] for block in blocks]
-    codes = np.unique(np.concatenate([block[:, 0] * len(reports) + block[:, 1] for block in blocks]))
+        stateless[states.get(None, [])] = True
+    slack = chosen.date_slack_days
+    for states in by_state.values():
+        apart = states.get(None, [])
+        groups = [members + apart for state, members in states.items() if state is not None]
+        pairs = _close_in_time(groups, first, last, slack, touching)
+        blocks.append(pairs[~(stateless[pairs[:, 0]] & stateless[pairs[:, 1]])])  # two stateless: once, below
+        blocks.append(_close_in_time([apart], first, last, slack, touching))
+    blocks.append(_close_in_time(list(by_rare_word.values()), first, last, slack, touching))
+    codes = sorted_unique(np.concatenate([block[:, 0] * len(reports) + block[:, 1] for block in blocks]))
     return np.stack([codes // max(len(reports), 1), codes % max(len(reports), 1)], axis=1)
 
 
@@ -190,6 +221,17 @@ class PairContext:
     def columns(self) -> ReportColumns:
         """The reports as arrays, for bounding many pairs' probabilities at once (``pair_bound``)."""
         return ReportColumns.of(self)
+
+    def use_columns(self, columns: ReportColumns) -> None:
+        """Read ``columns`` (built elsewhere, one row for each of the reports, in their order) as the reports'
+        columns."""
+        if columns.doc_ids != [r.doc_id for r in self.reports]:
+            raise ValueError("the columns are not those of the context's reports")
+        self.__dict__["columns"] = columns
+
+    def built_columns(self) -> ReportColumns | None:
+        """The reports' columns, when something read them already; None otherwise."""
+        return self.__dict__.get("columns")
 
     def forget_candidates(self) -> None:
         """Let go of the candidate pairs (formed again if read again)."""
@@ -401,10 +443,12 @@ def component_pair_scores(
 
 @dataclass
 class Grouping:
-    """Reports grouped: the clusters, and the probability of each pair of reports of one link component."""
+    """Reports grouped: the clusters, the probability of each pair of reports of one link component, and the
+    reports' columns when the grouping read them (``pair_bound``; an update's grouping does not)."""
 
     clusters: list[ReportCluster]
     pairs: ScoredPairs
+    columns: ReportColumns | None = None
 
 
 def cluster_reports(
@@ -454,4 +498,4 @@ def group_reports(
         clusters.append(ReportCluster(members, merges, components[group[0]]))
     clusters.sort(key=lambda c: (-len(c.reports), c.reports[0].doc_id))
     kept = probability if context is None else probability.merging()
-    return Grouping(clusters, ScoredPairs.of(reports, kept))
+    return Grouping(clusters, ScoredPairs.of(reports, kept), None if context is None else context.built_columns())

@@ -29,16 +29,17 @@ from kg_count.incidents import (
     pair_features,
     person_status,
     reconcile as reconcile_module,
+    report_columns,
     reports,
     title_vectors,
 )
-from kg_count.incidents.cluster import Grouping, group_reports
+from kg_count.incidents.cluster import Grouping, group_reports, text_rarities
 from kg_count.incidents.confidence import MODEL_PATH, incident_features, shipped_model, twin_features
-from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
+from kg_count.incidents.pair_cache import EarlierScores
 from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.person_status import PERSON_STATUS_PATH, shipped_person_status_model
 from kg_count.incidents.reconcile import Incident, reconcile
-from kg_count.incidents.report_cache import save_incidents, save_reports
+from kg_count.incidents.report_cache import save_columns, save_incidents, save_reports
 from kg_count.incidents.reports import reports_from_store
 from kg_count.incidents.stored_incidents import stored_view
 from kg_count.learning.model_files import file_sha256
@@ -55,6 +56,7 @@ CLUSTERING_MODULES = (
     evidence,
     pair_features,
     pair_bound,
+    report_columns,
     title_vectors,
     coreference_model,
     cluster,
@@ -122,13 +124,14 @@ def incidents_of(reports, model=None, coreference: CoreferenceModel | None = Non
 
 
 def grouped_incidents(
-    reports, model=None, coreference: CoreferenceModel | None = None
-) -> tuple[list[Incident], ScoredPairs]:
-    """``incidents_of``, with the probabilities of the pairs the grouping read (``pair_cache``)."""
-    incidents, grouping = reconciled_grouping(reports, coreference)
+    reports, model=None, coreference: CoreferenceModel | None = None, rarity=None
+) -> tuple[list[Incident], Grouping]:
+    """``incidents_of``, with the grouping (the probabilities of the pairs it read, ``pair_cache``, and the reports'
+    columns); ``rarity`` as ``cluster_reports`` reads it."""
+    incidents, grouping = reconciled_grouping(reports, coreference, rarity)
     twins = twin_features(incidents, [group.reports[0].family for group in grouping.clusters])
     scored(incidents, grouping.clusters, twins, model)
-    return incidents, grouping.pairs
+    return incidents, grouping
 
 
 def scored(incidents: list[Incident], clusters: list, twins: list[list[str]], model=None) -> None:
@@ -187,11 +190,14 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
     status("grouping the store's reports into incidents")
     reports = reports_from_store(store)
     save_reports(reports, stamp)
-    incidents, pairs = grouped_incidents(reports, coreference=coreference)
+    rarity = text_rarities(reports)
+    incidents, grouping = grouped_incidents(reports, coreference=coreference, rarity=rarity)
     facts = [(KGC.builtFrom, Literal(stamp)), (KGC.builtWith, Literal(built_with))]
     write_version(store, incidents_as_triples(incidents, versions), facts)
-    pairs.save(stamp)
+    grouping.pairs.save(stamp)
     save_incidents([stored_view(incident) for incident in incidents], stamp)
+    if grouping.columns is not None:
+        save_columns(grouping.columns, rarity, stamp)
     return len(incidents), True
 
 

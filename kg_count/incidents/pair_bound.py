@@ -4,8 +4,8 @@ Grouping's first pass needs only the candidate pairs whose probability reaches t
 the link components; the pairs inside a component are scored exactly afterwards, ``cluster``). Scoring one pair
 builds its features one by one (``pair_features``), some 60 µs in Python, and most candidate pairs (one state,
 one week, nothing else in common) lie far under the threshold. ``may_link`` reads the reports once into columns
-(``ReportColumns``) and bounds the logit of many pairs at once: every feature it computes exactly over arrays
-(dates, places, counts, publication days, kind, the titles' vectors' cosine, follow-up titles, the rarity of the
+(``report_columns.ReportColumns``) and bounds the logit of many pairs at once: every feature it computes exactly over
+arrays (dates, places, counts, publication days, kind, the titles' vectors' cosine, follow-up titles, the rarity of the
 words titles and leads share) but three, which it bounds: the hand-weighted rules' verdict and the titles' word
 ratio at the highest weight any value could add, and the names, exact unless the two reports name people of alike
 last names, and then at the best of any names they could share. Pairs still above the threshold are bounded again
@@ -16,17 +16,12 @@ whose bound stays under the threshold cannot reach it, so skipping it changes no
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from itertools import combinations
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
-from rapidfuzz import fuzz
-from scipy import sparse
 
-from kg_count.geography import place_coordinates
-from kg_count.incidents.confidence import has_follow_up_title, interval_name
-from kg_count.incidents.evidence import city_distance_km, date_interval
+from kg_count.incidents.confidence import interval_name
+from kg_count.incidents.evidence import city_distance_km
 from kg_count.incidents.pair_features import (
     CITY_KM_EDGES,
     COUNT_EDGES,
@@ -38,12 +33,10 @@ from kg_count.incidents.pair_features import (
     TEXT_DAY_EDGES,
     TITLE_RARITY_EDGES,
     name_features,
-    names_a_victim,
-    sole_victim,
     title_words_feature,
 )
+from kg_count.incidents.report_columns import ReportColumns
 from kg_count.incidents.reports import Report
-from kg_count.incidents.word_rarity import WordRarity, content_words
 from kg_count.learning.linear_model import LinearModel
 from kg_count.settings import settings
 
@@ -77,154 +70,6 @@ def _bins(values: np.ndarray, edges: Sequence[float]) -> np.ndarray:
 def _bin_names(prefix: str, edges: Sequence[float]) -> list[str]:
     """The feature name of each bin of ``_bins``."""
     return [prefix + interval_name(value, edges) for value in (edges[0] - 1, *edges)]
-
-
-def _codes(values: Sequence) -> tuple[np.ndarray, list]:
-    """Each value's index among the sorted distinct values (None: -1), and those values."""
-    distinct = sorted({v for v in values if v is not None})
-    index = {v: k for k, v in enumerate(distinct)}
-    return np.array([index.get(v, -1) if v is not None else -1 for v in values], dtype=np.int64), distinct
-
-
-def _membership(groups: Sequence[Iterable[str]]) -> tuple[sparse.csr_matrix, list[str]]:
-    """Which items each group holds, as a 0/1 matrix (rows: groups; columns: the items, in order of first
-    appearance), and those items."""
-    vocabulary: dict[str, int] = {}
-    rows, columns = [], []
-    for row, group in enumerate(groups):
-        for item in group:
-            rows.append(row)
-            columns.append(vocabulary.setdefault(item, len(vocabulary)))
-    shape = (len(groups), len(vocabulary))
-    return sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, columns)), shape=shape), list(vocabulary)
-
-
-def _word_matrix(texts: Sequence[str], rarity: WordRarity) -> tuple[sparse.csr_matrix, np.ndarray]:
-    """Which content words each text holds (rows: texts), and each word's rarity (at least 0: a shared word's
-    rarity matters only from the lowest edge, which is above 0)."""
-    held, words = _membership([content_words(text) for text in texts])
-    scale = settings().clustering.rarity_scale
-    return held, np.array([max(rarity.of(w, scale), 0.0) for w in words], dtype=np.float32)
-
-
-def _similar_last_names(names: list[str], cutoff: float) -> sparse.csr_matrix:
-    """Which of ``names`` (lower-case last names) are alike by ``fuzz.ratio`` >= ``cutoff`` (a square 0/1 matrix,
-    the diagonal set). Two names that alike differ by few insertions and deletions, so they share a string made
-    by deleting a few characters from each: only the names that share one are compared."""
-    by_variant: dict[str, list[int]] = {}
-    for k, name in enumerate(names):
-        most = int((2 * (100 - cutoff) * len(name)) // cutoff)
-        for variant in _deletions(name, most):
-            by_variant.setdefault(variant, []).append(k)
-    rows, columns = list(range(len(names))), list(range(len(names)))
-    compared = set()
-    for group in by_variant.values():
-        for x, y in combinations(group, 2):
-            if (x, y) not in compared:
-                compared.add((x, y))
-                if fuzz.ratio(names[x], names[y]) >= cutoff:
-                    rows += [x, y]
-                    columns += [y, x]
-    return sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, columns)), shape=(len(names), len(names)))
-
-
-def _deletions(word: str, most: int) -> set[str]:
-    """``word`` and every string made by deleting up to ``most`` of its characters."""
-    found, level = {word}, {word}
-    for _ in range(most):
-        level = {w[:k] + w[k + 1 :] for w in level for k in range(len(w))}
-        found |= level
-    return found
-
-
-def _name_matrices(reports: Sequence[Report]) -> tuple[sparse.csr_matrix, sparse.csr_matrix]:
-    """Which last names each report's named victims and suspects have (rows: reports), and which last names are
-    alike one of them (``evidence.same_person``'s test of last names)."""
-    named, names = _membership([{p.last_name.lower() for p in r.named_participants} for r in reports])
-    return named, named @ _similar_last_names(names, settings().clustering.last_name_similarity)
-
-
-@dataclass
-class ReportColumns:
-    """What the bound reads of each report, as arrays (rows: the context's reports)."""
-
-    first: np.ndarray  # date interval, ordinal days
-    last: np.ndarray
-    day: np.ndarray
-    stated_day: np.ndarray  # stated in the text to the day
-    kind: np.ndarray  # certainty:granularity, index into ``kinds`` (sorted)
-    kinds: list[str]
-    dct: np.ndarray
-    state: np.ndarray
-    city: np.ndarray
-    located: np.ndarray  # (city name, state) for distances, index into ``locations``
-    locations: list[tuple[str, str]]
-    coordinates: np.ndarray  # of each location (rows of ``locations``), where ``has_coordinates``
-    has_coordinates: np.ndarray
-    counts: np.ndarray  # (n, 3): killed, injured, fired
-    family: np.ndarray  # index into ``families``
-    families: list[str]
-    named: np.ndarray
-    last_names: sparse.csr_matrix  # reports x last names: the last names each names
-    alike_names: sparse.csr_matrix  # reports x last names: those alike one it names
-    harmed: np.ndarray
-    sole: np.ndarray
-    follow_up: np.ndarray
-    vectors: np.ndarray  # title vectors (zero rows where none) and their norms
-    norms: np.ndarray
-    has_vector: np.ndarray
-    texts: dict[str, tuple[sparse.csr_matrix, np.ndarray, np.ndarray]]  # part -> (words, rarities, non-empty)
-
-    @classmethod
-    def of(cls, context: PairContext) -> "ReportColumns":
-        """The columns of ``context``'s reports."""
-        reports = context.reports
-        intervals = [date_interval(r) for r in reports]
-        kind, kinds = _codes([f"{r.certainty}:{r.granularity}" for r in reports])
-        family, families = _codes([r.family for r in reports])
-        last_names, alike_names = _name_matrices(reports)
-        located, locations = _codes([(r.city, r.state_iri) if r.city and r.state_iri else None for r in reports])
-        places = [place_coordinates(*location) for location in locations]
-        width = len(next(iter(context.vectors.values()))) if context.vectors else 1
-        vectors = np.zeros((len(reports), width), dtype=np.float32)
-        norms = np.ones(len(reports), dtype=np.float32)
-        has_vector = np.zeros(len(reports), dtype=bool)
-        for k, r in enumerate(reports):
-            if r.title in context.vectors:
-                vectors[k], norms[k], has_vector[k] = context.vectors[r.title], context.norms[r.title], True
-        texts = {}
-        for part, rarity in (("title", context.rarity), ("lead", context.lead_rarity)):
-            if rarity:
-                words, rarities = _word_matrix([getattr(r, part) for r in reports], rarity)
-                texts[part] = (words, rarities, np.array([bool(getattr(r, part)) for r in reports]))
-        return cls(
-            first=np.array([i[0].toordinal() for i in intervals], dtype=np.int64),
-            last=np.array([i[1].toordinal() for i in intervals], dtype=np.int64),
-            day=np.array([r.date.toordinal() for r in reports], dtype=np.int64),
-            stated_day=np.array([r.certainty == "text" and r.granularity == "day" for r in reports]),
-            kind=kind,
-            kinds=kinds,
-            dct=np.array([r.dct.toordinal() for r in reports], dtype=np.int64),
-            state=_codes([r.state_iri for r in reports])[0],
-            city=_codes([r.city_iri for r in reports])[0],
-            located=located,
-            locations=locations,
-            coordinates=np.array([place or (0.0, 0.0) for place in places], dtype=float).reshape(-1, 2),
-            has_coordinates=np.array([place is not None for place in places], dtype=bool),
-            counts=np.array([(r.killed, r.injured, r.fired) for r in reports], dtype=np.int64).reshape(-1, 3),
-            family=family,
-            families=families,
-            named=np.array([bool(r.named_participants) for r in reports]),
-            last_names=last_names,
-            alike_names=alike_names,
-            harmed=np.array([names_a_victim(r) for r in reports]),
-            sole=np.array([sole_victim(r) for r in reports]),
-            follow_up=np.array([has_follow_up_title(r.title) for r in reports]),
-            vectors=vectors,
-            norms=norms,
-            has_vector=has_vector,
-            texts=texts,
-        )
 
 
 class WeightTables:
@@ -361,7 +206,8 @@ def _text_weights(columns: ReportColumns, tables: WeightTables, a: np.ndarray, b
         tables.cosine[_bins(cosine + shift, tables.cosine_edges)] for shift in (-COSINE_TOLERANCE, COSINE_TOLERANCE)
     ]
     total += np.where(columns.has_vector[a] & columns.has_vector[b], np.maximum(*near), 0.0)
-    for part, (words, rarities, present) in columns.texts.items():
+    for part, text in columns.texts.items():
+        words, rarities, present = text.words, text.rarities, text.present
         rarest_weights, rare_weights, edges = tables.texts[part]
         if words.shape[1] == 0:  # no content word in any of these texts: none shared
             total += np.where(present[a] & present[b], rarest_weights[0] + rare_weights[0], 0.0)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Iterable
 import numpy as np
 from rdflib import Literal, URIRef
 
+from kg_count.arrays import sorted_unique
 from kg_count.graph.namespaces import GEO, KGC
 from kg_count.incidents.evidence import date_interval
 from kg_count.incidents.cluster import (
@@ -39,17 +40,26 @@ from kg_count.incidents.cluster import (
     candidate_pair_array,
     pair_probabilities,
     pair_rows,
-    text_rarities,
 )
 from kg_count.incidents.confidence import twin_features
 from kg_count.incidents.coreference_model import CoreferenceModel
 from kg_count.incidents.incident_graph import SCORE_PREDICATES, add_scores, incident_iri, incidents_as_triples
 from kg_count.incidents.incident_versions import current_version
 from kg_count.incidents.pair_bound import may_link
+from kg_count.incidents.report_columns import ReportColumns
+from kg_count.incidents.title_vectors import sentence_vectors
 from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
 from kg_count.incidents.pair_features import rarity_edges
 from kg_count.incidents.reconcile import reconcile
-from kg_count.incidents.report_cache import load_incidents, load_reports, save_incidents, save_reports
+from kg_count.incidents.current_columns import current_columns, current_rarity
+from kg_count.incidents.report_cache import (
+    load_columns,
+    load_incidents,
+    load_reports,
+    save_columns,
+    save_incidents,
+    save_reports,
+)
 from kg_count.incidents.reports import Report, reports_from_store
 from kg_count.incidents.stored_incidents import StoredIncident, stored_incidents, stored_view
 from kg_count.incidents.word_rarity import WordRarity, content_words
@@ -77,11 +87,13 @@ def touched_components(
     component_of: dict[str, str],
     rarity: tuple[WordRarity, WordRarity],
     coreference: CoreferenceModel,
+    columns: ReportColumns | None = None,
 ) -> tuple[set[str], Changes]:
     """The components (by id) that the ``added`` reports link to, or that hold a pair of reports whose features
     the new documents changed (through a shared word whose rarity, ``rarity`` now, they moved); and the pairs
-    the new documents changed (``Changes``)."""
-    touched, added_pairs = seed_partners(reports, added, rarity, coreference)
+    the new documents changed (``Changes``). ``columns``: those of every report (``current_columns``), when
+    known."""
+    touched, added_pairs = seed_partners(reports, added, rarity, coreference, columns)
     fresh = [r for r in reports if r.doc_id in added]
     before = rarity[0].without(r.title for r in fresh), rarity[1].without(r.lead for r in fresh)
     title_edges, lead_edges = rarity_edges()
@@ -113,12 +125,12 @@ def touched_components(
 
 
 def seed_partners(
-    reports: list[Report], added: set[str], rarity, coreference: CoreferenceModel
+    reports: list[Report], added: set[str], rarity, coreference: CoreferenceModel, columns: ReportColumns | None = None
 ) -> tuple[set[str], ScoredPairs]:
     """The earlier reports that an ``added`` one forms a pair with at or above the merge threshold, and the
     probability of every candidate pair of an ``added`` report without a hard conflict that may reach it
-    (``pair_bound.may_link``; the others are under it). Only reports whose dates lie near a new one's, or that
-    share a last name with one, can be its candidates."""
+    (``pair_bound.may_link``, over ``columns`` when given, those of every report; the others are under it). Only
+    reports whose dates lie near a new one's, or that share a last name with one, can be its candidates."""
     fresh = [r for r in reports if r.doc_id in added]
     slack = settings().clustering.date_slack_days
     windows = sorted(date_interval(r) for r in fresh)
@@ -138,14 +150,13 @@ def seed_partners(
     ]
     marked = np.array([r.doc_id in added for r in nearby], dtype=bool)
     pairs = candidate_pair_array(nearby, rarity[0], marked)
-    involved = np.unique(pairs)  # only these reports' title vectors are read
+    involved = sorted_unique(pairs)
     position = np.full(len(nearby), -1, dtype=np.int64)
     position[involved] = np.arange(len(involved))
     compared = [nearby[k] for k in involved.tolist()]
-    context, pairs = PairContext.of(compared, rarity), position[pairs]
-    scored = pair_probabilities(
-        context, coreference, pairs[may_link(context, coreference, pairs, coreference.threshold)]
-    )
+    pairs = position[pairs]
+    pairs = pairs[_may_link(compared, rarity, coreference, pairs, columns)]
+    scored = pair_probabilities(_scoring_context(compared, rarity, pairs), coreference, pairs)
     partners = {
         compared[k].doc_id
         for pair, p in scored.items()
@@ -154,6 +165,27 @@ def seed_partners(
         if compared[k].doc_id not in added
     }
     return partners, ScoredPairs.of(compared, scored)
+
+
+def _may_link(
+    compared: list[Report], rarity, coreference: CoreferenceModel, pairs: np.ndarray, columns: ReportColumns | None
+) -> np.ndarray:
+    """``pair_bound.may_link`` for ``pairs`` of ``compared`` reports, over the rows of ``columns`` (those of every
+    report) when given, otherwise over columns built for ``compared``; no title vector is read."""
+    context = PairContext(compared, {}, *rarity)
+    if columns is None:
+        context = PairContext.of(compared, rarity)
+    else:
+        row = {doc: k for k, doc in enumerate(columns.doc_ids)}
+        context.use_columns(columns.take([row[r.doc_id] for r in compared]))
+    return may_link(context, coreference, pairs, coreference.threshold)
+
+
+def _scoring_context(compared: list[Report], rarity, pairs: np.ndarray) -> PairContext:
+    """A context for scoring ``pairs`` of ``compared`` reports exactly: the title vectors of their reports only."""
+    titles = {compared[k].title for k in sorted_unique(pairs).tolist()}
+    vectors = sentence_vectors(titles)
+    return PairContext(compared, vectors, *rarity, {t: np.linalg.norm(v) for t, v in vectors.items()})
 
 
 def regroup_added(
@@ -172,14 +204,15 @@ def regroup_added(
 
     version = current_version(store)
     status(f"reading the reports of {len(added)} new documents")
-    reports = current_reports(store, added, earlier_stamp)
+    reports, rarity, columns = current_state(store, added, earlier_stamp)
     save_reports(reports, stamp)
+    save_columns(columns, rarity, stamp)
     by_id = {r.doc_id: r for r in reports}
     old = (load_incidents(earlier_stamp) if earlier_stamp else None) or stored_incidents(store, version)
     component_of = {doc: incident.component for incident in old.values() for doc in incident.doc_ids}
-    rarity = text_rarities(reports)
     status(f"finding the incidents {len(added)} new documents touch among {len(old)}")
-    components, changes = touched_components(reports, added, component_of, rarity, coreference)
+    components, changes = touched_components(reports, added, component_of, rarity, coreference, columns)
+    del columns
     regrouped = sorted(
         (added & by_id.keys()) | {doc for doc, component in component_of.items() if component in components}
     )
@@ -216,15 +249,31 @@ def regroup_added(
         saved.without(set(regrouped)).joined(grouping.pairs).save(stamp)
 
 
-def current_reports(store: GraphStore, added: set[str], earlier_stamp: str | None) -> list[Report]:
+def current_reports(
+    store: GraphStore, added: set[str], earlier_stamp: str | None
+) -> tuple[list[Report], list[Report] | None]:
     """Every report of the store, by document id: those of the ``added`` documents read from the store, the others
     from the reports saved with the grouping of ``earlier_stamp`` (``report_cache``), or all from the store when
-    none were saved."""
+    none were saved; and the saved reports the ``added`` documents replace (None when none were saved)."""
     saved = load_reports(earlier_stamp) if earlier_stamp else None
     if saved is None:
-        return reports_from_store(store)
+        return reports_from_store(store), None
     earlier = [report for doc, report in saved.items() if doc not in added]
-    return sorted([*earlier, *reports_from_store(store, added)], key=lambda r: r.doc_id)
+    replaced = [report for doc, report in saved.items() if doc in added]
+    return sorted([*earlier, *reports_from_store(store, added)], key=lambda r: r.doc_id), replaced
+
+
+def current_state(
+    store: GraphStore, added: set[str], earlier_stamp: str | None
+) -> tuple[list[Report], tuple[WordRarity, WordRarity], ReportColumns]:
+    """Every report of the store (``current_reports``), how rare their title and lead words are, and their columns
+    (``current_columns``): built for the ``added`` documents' reports only where the grouping of ``earlier_stamp``
+    saved its own."""
+    reports, replaced = current_reports(store, added, earlier_stamp)
+    saved = load_columns(earlier_stamp) if earlier_stamp and replaced is not None else None
+    fresh = [r for r in reports if r.doc_id in added]
+    rarity = current_rarity(None if saved is None else saved[1], replaced or [], fresh, reports)
+    return reports, rarity, current_columns(None if saved is None else saved[0], fresh, reports, rarity)
 
 
 def _replaced(

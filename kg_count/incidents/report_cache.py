@@ -1,14 +1,16 @@
 """The reports a grouping read and the incidents it wrote, kept on disk beside its pair probabilities
 (``pair_cache``), so that an update reads from the store only the reports of the documents it adds, and none of
-the incidents.
+the incidents; and the reports' columns (``report_columns``) and word frequencies, so that it builds those of the
+new reports only.
 
 Reading every report back from the store is most of an update's reading at 50,000 documents (about 40 s, as
 the store's SPARQL joins each document's events, times and places); reading every incident back (what
 ``stored_incidents`` gives) another 5 s. The files are named by the fingerprint of the incident graph grouped
 from the reports (``materialise.documents_fingerprint``: the documents' content hashes and the code that reads
 reports), so files found under the fingerprint the store's incident graph holds describe exactly that graph.
-They are pickles of the project's own ``Report`` and ``StoredIncident`` objects, in the project cache folder
-(``$KG_COUNT_PAIR_CACHE``); a missing or unreadable file means reading them from the store, with the same result.
+They are pickles of the project's own ``Report``, ``StoredIncident``, ``ReportColumns`` and ``WordRarity`` objects,
+in the project cache folder (``$KG_COUNT_PAIR_CACHE``); a missing or unreadable file means reading them from the
+store, with the same result.
 """
 
 from __future__ import annotations
@@ -18,12 +20,15 @@ from pathlib import Path
 from typing import Sequence
 
 from kg_count.incidents.pair_cache import default_pair_cache_folder, keep_newest
+from kg_count.incidents.report_columns import ReportColumns
 from kg_count.incidents.reports import Report
 from kg_count.incidents.stored_incidents import StoredIncident
+from kg_count.incidents.word_rarity import WordRarity
 from kg_count.io.atomic import atomic_writer
 
 SUFFIX = ".reports.pickle"
 INCIDENTS_SUFFIX = ".incidents.pickle"
+COLUMNS_SUFFIX = ".columns.pickle"
 
 
 def _save(items: list, fingerprint: str, suffix: str, folder: Path | None) -> None:
@@ -34,7 +39,7 @@ def _save(items: list, fingerprint: str, suffix: str, folder: Path | None) -> No
     keep_newest(folder, f"*{suffix}")
 
 
-def _load(fingerprint: str, suffix: str, folder: Path | None, kind: type) -> list | None:
+def _load(fingerprint: str, suffix: str, folder: Path | None, kind: type | tuple[type, ...]) -> list | None:
     """The list of ``kind`` objects pickled as the file of ``fingerprint``; None when there is none or it is
     unreadable or holds anything else."""
     path = (folder or default_pair_cache_folder()) / f"{fingerprint}{suffix}"
@@ -68,3 +73,24 @@ def load_incidents(fingerprint: str, folder: Path | None = None) -> dict[str, St
     """The incidents saved for ``fingerprint``, by id; None when there are none or the file is unreadable."""
     incidents = _load(fingerprint, INCIDENTS_SUFFIX, folder, StoredIncident)
     return None if incidents is None else {i.incident_id: i for i in incidents}
+
+
+def save_columns(
+    columns: ReportColumns, rarity: tuple[WordRarity, WordRarity], fingerprint: str, folder: Path | None = None
+) -> None:
+    """Write the columns of every report the grouping of ``fingerprint`` read, with their title and lead word
+    frequencies ``rarity``, as its columns file."""
+    _save([columns, *rarity], fingerprint, COLUMNS_SUFFIX, folder)
+
+
+def load_columns(
+    fingerprint: str, folder: Path | None = None
+) -> tuple[ReportColumns, tuple[WordRarity, WordRarity]] | None:
+    """The columns and word frequencies saved for ``fingerprint``; None when there are none or the file is
+    unreadable."""
+    items = _load(fingerprint, COLUMNS_SUFFIX, folder, (ReportColumns, WordRarity))
+    if items is None or len(items) != 3 or not isinstance(items[0], ReportColumns):
+        return None
+    if not all(isinstance(item, WordRarity) for item in items[1:]):
+        return None
+    return items[0], (items[1], items[2])

@@ -45,6 +45,10 @@ class WordRarity:
         gives for the other texts, without reading them again."""
         return WordRarity(self.frequency - Counter(w for text in texts for w in content_words(text)))
 
+    def plus(self, texts: Iterable[str]) -> "WordRarity":
+        """The frequencies with those of ``texts`` added: what ``of_texts`` gives for all the texts together."""
+        return WordRarity(self.frequency + Counter(w for text in texts for w in content_words(text)))
+
     def __bool__(self) -> bool:
         """False when no text held a content word (then two texts share none)."""
         return bool(self.frequency)
