@@ -11,7 +11,7 @@ from kg_count.incidents.coreference_model import shipped_coreference_model
 from kg_count.incidents.pair_bound import upper_logits
 from kg_count.incidents.report_columns import ReportColumns
 from kg_count.incidents.reports import ReportedPerson
-from kg_count.incidents.word_rarity import WordRarity
+from kg_count.incidents.word_rarity import WordRarity, content_words
 from tests.test_pair_bound import context_of, random_model, random_reports
 
 
@@ -62,3 +62,14 @@ def test_columns_of_other_reports_are_refused():
     context = context_of(reports, chosen)
     with pytest.raises(ValueError):
         context.use_columns(ReportColumns.of(context).take(range(10)))
+
+
+def test_the_reports_holding_words_are_those_whose_text_has_them():
+    chosen = random.Random(8)
+    reports = random_reports(chosen, 60)
+    columns = ReportColumns.of(context_of(reports, chosen))
+    for part, words in (("title", {"riverside", "tavern"}), ("lead", {"oakland", "teen", "nowhere"})):
+        expected = {r.doc_id: content_words(getattr(r, part)) & words for r in reports}
+        assert columns.holding(part, words) == {doc: held for doc, held in expected.items() if held}
+        assert columns.holding(part, words)
+    assert columns.holding("title", set()) == {}

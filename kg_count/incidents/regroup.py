@@ -62,7 +62,7 @@ from kg_count.incidents.report_cache import (
 )
 from kg_count.incidents.reports import Report, reports_from_store
 from kg_count.incidents.stored_incidents import StoredIncident, stored_incidents, stored_view
-from kg_count.incidents.word_rarity import WordRarity, content_words
+from kg_count.incidents.word_rarity import WordRarity
 from kg_count.memory import release_freed_memory
 from kg_count.progress import status
 from kg_count.settings import settings
@@ -87,20 +87,20 @@ def touched_components(
     component_of: dict[str, str],
     rarity: tuple[WordRarity, WordRarity],
     coreference: CoreferenceModel,
-    columns: ReportColumns | None = None,
+    columns: ReportColumns,
 ) -> tuple[set[str], Changes]:
     """The components (by id) that the ``added`` reports link to, or that hold a pair of reports whose features
     the new documents changed (through a shared word whose rarity, ``rarity`` now, they moved); and the pairs
-    the new documents changed (``Changes``). ``columns``: those of every report (``current_columns``), when
-    known."""
+    the new documents changed (``Changes``). ``columns``: those of every report (``current_columns``)."""
     touched, added_pairs = seed_partners(reports, added, rarity, coreference, columns)
     fresh = [r for r in reports if r.doc_id in added]
     before = rarity[0].without(r.title for r in fresh), rarity[1].without(r.lead for r in fresh)
     title_edges, lead_edges = rarity_edges()
     moved_titles, moved_leads = rarity[0].moved(before[0], title_edges), rarity[1].moved(before[1], lead_edges)
+    titles_holding, leads_holding = columns.holding("title", moved_titles), columns.holding("lead", moved_leads)
     holders, title_moved, lead_moved = [], [], []
     for r in reports:
-        title_words, lead_words = content_words(r.title) & moved_titles, content_words(r.lead) & moved_leads
+        title_words, lead_words = titles_holding.get(r.doc_id, set()), leads_holding.get(r.doc_id, set())
         if r.doc_id not in added and (title_words or lead_words):
             holders.append(r)
             title_moved.append(title_words)
@@ -125,12 +125,12 @@ def touched_components(
 
 
 def seed_partners(
-    reports: list[Report], added: set[str], rarity, coreference: CoreferenceModel, columns: ReportColumns | None = None
+    reports: list[Report], added: set[str], rarity, coreference: CoreferenceModel, columns: ReportColumns
 ) -> tuple[set[str], ScoredPairs]:
     """The earlier reports that an ``added`` one forms a pair with at or above the merge threshold, and the
     probability of every candidate pair of an ``added`` report without a hard conflict that may reach it
-    (``pair_bound.may_link``, over ``columns`` when given, those of every report; the others are under it). Only
-    reports whose dates lie near a new one's, or that share a last name with one, can be its candidates."""
+    (``pair_bound.may_link`` over ``columns``, those of every report; the others are under it). Only reports whose
+    dates lie near a new one's, or that share a last name with one, can be its candidates."""
     fresh = [r for r in reports if r.doc_id in added]
     slack = settings().clustering.date_slack_days
     windows = sorted(date_interval(r) for r in fresh)
@@ -168,16 +168,13 @@ def seed_partners(
 
 
 def _may_link(
-    compared: list[Report], rarity, coreference: CoreferenceModel, pairs: np.ndarray, columns: ReportColumns | None
+    compared: list[Report], rarity, coreference: CoreferenceModel, pairs: np.ndarray, columns: ReportColumns
 ) -> np.ndarray:
-    """``pair_bound.may_link`` for ``pairs`` of ``compared`` reports, over the rows of ``columns`` (those of every
-    report) when given, otherwise over columns built for ``compared``; no title vector is read."""
+    """``pair_bound.may_link`` for ``pairs`` of ``compared`` reports, over their rows of ``columns`` (those of every
+    report); no title vector is read."""
     context = PairContext(compared, {}, *rarity)
-    if columns is None:
-        context = PairContext.of(compared, rarity)
-    else:
-        row = {doc: k for k, doc in enumerate(columns.doc_ids)}
-        context.use_columns(columns.take([row[r.doc_id] for r in compared]))
+    row = {doc: k for k, doc in enumerate(columns.doc_ids)}
+    context.use_columns(columns.take([row[r.doc_id] for r in compared]))
     return may_link(context, coreference, pairs, coreference.threshold)
 
 
@@ -225,7 +222,7 @@ def regroup_added(
     fresh, clusters, removed, kept = _replaced(old, components, fresh, grouping.clusters, same)
     relabelled = [i for i in kept if i.component != old[i.incident_id].component]
     status(f"writing {len(fresh)} new or changed incidents in place of {len(removed)}")
-    twins = twin_features([*fresh, *kept], [g.reports[0].family for g in clusters] + [i.family for i in kept])
+    twins = changed_twins(fresh, [g.reports[0].family for g in clusters], kept, [old[i] for i in removed])
     scored(fresh, clusters, twins[: len(fresh)])
     rescored = [
         rescore(incident, [by_id[doc] for doc in incident.doc_ids], twin)
@@ -247,6 +244,21 @@ def regroup_added(
     save_incidents([*map(stored_view, fresh), *retwinned], stamp)
     if saved is not None:
         saved.without(set(regrouped)).joined(grouping.pairs).save(stamp)
+
+
+def changed_twins(
+    fresh: list, families: list[str], kept: list[StoredIncident], removed: list[StoredIncident]
+) -> list[list[str]]:
+    """The twin features (``confidence.twin_features``) of the ``fresh`` incidents (of kinds ``families``) and of the
+    ``kept`` ones: read again for the incidents of a kind and city that holds a fresh or a ``removed`` incident,
+    the only ones whose twins can change; the others keep those they have."""
+    changed = {(family, i.city_iri) for i, family in zip(fresh, families)} | {(i.family, i.city_iri) for i in removed}
+    near = [k for k, incident in enumerate(kept) if (incident.family, incident.city_iri) in changed]
+    read = twin_features([*fresh, *(kept[k] for k in near)], [*families, *(kept[k].family for k in near)])
+    twins = [*read[: len(fresh)], *(list(incident.twins) for incident in kept)]
+    for position, k in enumerate(near):
+        twins[len(fresh) + k] = read[len(fresh) + position]
+    return twins
 
 
 def current_reports(

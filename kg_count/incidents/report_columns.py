@@ -214,6 +214,19 @@ class ReportColumns:
         texts = {part: replace(t, words=t.words[rows], present=t.present[rows]) for part, t in self.texts.items()}
         return replace(self, doc_ids=[self.doc_ids[k] for k in rows.tolist()], texts=texts, **chosen)
 
+    def holding(self, part: str, words: set[str]) -> dict[str, set[str]]:
+        """Of the reports whose ``part`` ("title" or "lead") holds one of ``words``: the words of them it holds, by
+        document id."""
+        text = self.texts.get(part)
+        wanted = [k for k, word in enumerate(text.vocabulary) if word in words] if text and words else []
+        if not wanted:
+            return {}
+        held = text.words[:, wanted].tocoo()
+        found: dict[str, set[str]] = {}
+        for row, column in zip(held.row.tolist(), held.col.tolist()):
+            found.setdefault(self.doc_ids[row], set()).add(text.vocabulary[wanted[column]])
+        return found
+
     def without(self, doc_ids: set[str]) -> "ReportColumns":
         """The columns of the reports not in ``doc_ids``."""
         return self.take([k for k, doc in enumerate(self.doc_ids) if doc not in doc_ids])
