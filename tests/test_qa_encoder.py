@@ -115,3 +115,13 @@ def test_a_dense_layer_over_a_batch_is_the_stacked_product():
     weight, bias = chosen.standard_normal((16, 24), dtype=np.float32), chosen.standard_normal(24, dtype=np.float32)
     assert _dense(x, weight, bias).shape == (3, 7, 24)
     assert np.allclose(_dense(x, weight, bias), x @ weight + bias, atol=1e-5)
+
+
+def test_title_vectors_read_the_same_encoded_or_from_the_cache(tmp_path):
+    from kg_count.incidents.title_vectors import sentence_vectors
+
+    titles = ["Police narcotics delivery guys nabbed with drugs guns and cash", "Police Respond To Shooting In"]
+    fresh = sentence_vectors(titles, tmp_path / "vectors.sqlite")
+    cached = sentence_vectors(titles, tmp_path / "vectors.sqlite")
+    assert list(fresh) == sorted(titles)
+    assert all(np.array_equal(fresh[t], cached[t]) and fresh[t].dtype == np.float32 for t in titles)

@@ -192,12 +192,13 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
     save_reports(reports, stamp)
     rarity = text_rarities(reports)
     incidents, grouping = grouped_incidents(reports, coreference=coreference, rarity=rarity)
+    if grouping.columns is not None:
+        save_columns(grouping.columns, rarity, stamp)
+        grouping.columns = None  # let go of them before the incidents' triples are built
     facts = [(KGC.builtFrom, Literal(stamp)), (KGC.builtWith, Literal(built_with))]
     write_version(store, incidents_as_triples(incidents, versions), facts)
     grouping.pairs.save(stamp)
     save_incidents([stored_view(incident) for incident in incidents], stamp)
-    if grouping.columns is not None:
-        save_columns(grouping.columns, rarity, stamp)
     return len(incidents), True
 
 

@@ -15,7 +15,9 @@ The incidents of 1 and 2 are grouped again with the new reports; those of 3 get 
 confidence again; the rest of the incident graph stays as it is, ids included. Of the regrouped incidents, one
 that comes out with the same documents and pairs as before keeps its triples (``unchanged_incidents``; only its
 component label is rewritten when new links joined its component to another). The earlier reports come from the
-file the last grouping saved (``report_cache``) where there is one, so only the new ones are read from the store.
+file the last grouping saved (``report_cache``) where there is one, so only the new ones are read from the store;
+so do their columns and word frequencies (``current_columns``), so that only the new reports' are built, and the
+twin features are read again only for the kinds and cities new or removed incidents are in (``changed_twins``).
 The change is written in one SPARQL update, so a reader sees the graph before it or after it. The result is
 the incident graph grouping every document at once gives (``tests/test_incremental.py``).
 """

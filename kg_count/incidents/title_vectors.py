@@ -35,8 +35,10 @@ def _key(text: str) -> str:
 
 
 def sentence_vectors(texts: Iterable[str], cache: Path | None = None) -> dict[str, np.ndarray]:
-    """Each distinct text of ``texts`` -> its normalised sentence vector (float32), read from the cache
-    at ``cache`` (default ``default_vector_cache_path()``) or encoded and then cached. Empty texts get none."""
+    """Each distinct text of ``texts`` -> its normalised sentence vector (float32 from the float16 the cache keeps),
+    read from the cache at ``cache`` (default ``default_vector_cache_path()``) or encoded and then cached: the same
+    numbers either way, so that a grouping does not depend on what the cache held (a cosine of 0.39999 encoded
+    and 0.40001 read back once put a pair in another bin). Empty texts get none."""
     wanted = sorted({t for t in texts if t.strip()})
     found: dict[str, np.ndarray] = {}
     with SqliteCache(
@@ -51,8 +53,9 @@ def sentence_vectors(texts: Iterable[str], cache: Path | None = None) -> dict[st
             for start in range(0, len(missing), ENCODE_CHUNK):
                 chunk = missing[start : start + ENCODE_CHUNK]
                 for text, vector in zip(chunk, load_encoder().sentence_vectors(chunk)):
-                    stored.put(_key(text), vector.astype(np.float16).tobytes())
-                    found[text] = vector
+                    kept = vector.astype(np.float16)  # as the cache keeps it, so that a cached text reads the same
+                    stored.put(_key(text), kept.tobytes())
+                    found[text] = kept.astype(np.float32)
                 bar.update(len(chunk))
     return found
 
