@@ -14,6 +14,7 @@ BOTTOM = {
     "interrupts",
     "geography",
     "memory",
+    "arrays",
     "resources",
     "__init__",
 }
