@@ -147,21 +147,30 @@ def candidate_pair_array(
         for word in content_words(report.title) if rarity else ():
             if rarity.of(word, scale) >= bridge:
                 by_rare_word.setdefault((report.family, word), []).append(i)
-    blocks = [np.zeros((0, 2), dtype=np.int64)]
-    blocks += [_all_pairs(members, touching) for members in by_name.values()]
+    size = max(len(reports), 1)
+    blocks = [np.zeros(0, dtype=np.int64)]  # each block's pairs as codes i * size + j, kept while the others form
+
+    def keep(pairs: np.ndarray) -> None:
+        blocks.append(pairs[:, 0] * size + pairs[:, 1])
+
+    for members in by_name.values():
+        keep(_all_pairs(members, touching))
     stateless = np.zeros(len(reports), dtype=bool)
     for states in by_state.values():
         stateless[states.get(None, [])] = True
     slack = chosen.date_slack_days
     for states in by_state.values():
         apart = states.get(None, [])
-        groups = [members + apart for state, members in states.items() if state is not None]
-        pairs = _close_in_time(groups, first, last, slack, touching)
-        blocks.append(pairs[~(stateless[pairs[:, 0]] & stateless[pairs[:, 1]])])  # two stateless: once, below
-        blocks.append(_close_in_time([apart], first, last, slack, touching))
-    blocks.append(_close_in_time(list(by_rare_word.values()), first, last, slack, touching))
-    codes = sorted_unique(np.concatenate([block[:, 0] * len(reports) + block[:, 1] for block in blocks]))
-    return np.stack([codes // max(len(reports), 1), codes % max(len(reports), 1)], axis=1)
+        for state, members in states.items():
+            if state is not None:  # one state at a time: all of them at once would hold every pair twice over
+                pairs = _close_in_time([members + apart], first, last, slack, touching)
+                keep(pairs[~(stateless[pairs[:, 0]] & stateless[pairs[:, 1]])])  # two stateless: once, below
+        keep(_close_in_time([apart], first, last, slack, touching))
+    keep(_close_in_time(list(by_rare_word.values()), first, last, slack, touching))
+    codes = np.concatenate(blocks)
+    del blocks[:]
+    codes = sorted_unique(codes, in_place=True)
+    return np.stack([codes // size, codes % size], axis=1)
 
 
 def pair_rows(pairs: np.ndarray, chunk: int = 1 << 16) -> Iterator[tuple[int, int]]:
