@@ -168,6 +168,20 @@ def test_a_part_of_a_city_reads_as_the_city(store):
     assert incidents_of_plan(store, query_plan(other_month)) == []
 
 
+def test_an_incident_is_one_candidate_with_all_its_documents_in_the_order_of_the_iris(store):
+    named = parse_question(
+        "q", {"subtask": 2, "event_type": "killing", "participant": {"last": "Deering"}, "time": {"year": "2016"}}
+    )
+    (found,) = incidents_of_plan(store, query_plan(named))
+    assert sorted(found.doc_ids) == ["d1", "d2"]
+    assert found.rows == len(found.doc_ids) * len(found.named)
+    asked = {"location": {"state": DBR + "Tennessee"}, "time": {"month": "03/2016"}}
+    several = incidents_of_plan(
+        store, query_plan(parse_question("q", {"subtask": 2, "event_type": "injuring", **asked}))
+    )
+    assert len(several) == 2 and [i.iri for i in several] == sorted(i.iri for i in several)
+
+
 def test_question_values_are_bound_not_pasted(store):
     hostile = 'x" } } DELETE WHERE { ?s ?p ?o } #'
     assert ask(store, 2, "killing", participant={"last": hostile}, time={"year": "2016"}) == (0, [])

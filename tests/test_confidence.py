@@ -1,6 +1,8 @@
 """Calibrated counting: the count distributions, the training labels and folds, and the shipped
 incident-match model on hand-made incidents (a follow-up story, a reporter's name)."""
 
+import itertools
+import math
 import datetime as dt
 from dataclasses import replace
 
@@ -40,6 +42,20 @@ def test_people_counts_weigh_each_incident_and_missed_ones_add():
     assert most_probable(count_distribution([0.95, 0.2], [3, 10])) == 3
     assert sum(count_distribution([0.7, 0.3], [2, 5], missed=1.5)) == pytest.approx(1.0)
     assert most_probable(count_distribution([1.0], missed=2.5)) == 3
+
+
+def test_count_distribution_is_the_enumerated_one_with_large_sums_folded_into_the_cap():
+    probabilities, sizes, cap = [0.3, 0.9, 0.5, 0.25, 0.6], [2, 0, 3, 4, 1], 6
+    expected = [0.0] * (cap + 1)
+    for outcome in itertools.product((0, 1), repeat=len(sizes)):
+        chance = math.prod(p if x else 1 - p for p, x in zip(probabilities, outcome))
+        expected[min(sum(s * x for s, x in zip(sizes, outcome)), cap)] += chance
+    assert count_distribution(probabilities, sizes, cap=cap) == pytest.approx(expected)
+    with_missed = count_distribution(probabilities, sizes, missed=0.8, cap=cap)
+    poisson = [math.exp(-0.8) * 0.8**m / math.factorial(m) for m in range(cap + 1)]
+    assert with_missed == pytest.approx(
+        [sum(expected[n] * poisson[total - n] for n in range(total + 1)) for total in range(cap + 1)], abs=1e-9
+    )
 
 
 def test_only_the_best_match_of_a_gold_incident_is_a_positive():

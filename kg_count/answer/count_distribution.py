@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+import numpy as np
+
 
 def count_distribution(
     probabilities: Sequence[float], sizes: Sequence[int] | None = None, missed: float = 0.0, cap: int = 400
@@ -21,23 +23,25 @@ def count_distribution(
     ``cap`` are folded into ``cap``. Returns the probabilities of 0 ... the largest sum.
     """
     sizes = [1] * len(probabilities) if sizes is None else [min(max(int(s), 0), cap) for s in sizes]
-    distribution = [1.0]
+    distribution = np.ones(1)
     for p, size in zip(probabilities, sizes):
-        longer = distribution + [0.0] * size
-        mixed = [value * (1 - p) for value in longer]
-        for total, value in enumerate(distribution):
-            mixed[min(total + size, cap)] += value * p
-        distribution = mixed[: cap + 1]
+        mixed = np.zeros(min(len(distribution) + size, cap + 1))
+        mixed[: len(distribution)] = distribution * (1 - p)
+        kept = min(len(distribution), cap - size)  # totals that stay under the cap; the rest fold into it
+        mixed[size : size + kept] += distribution[:kept] * p
+        for value in distribution[kept:]:
+            mixed[cap] += value * p
+        distribution = mixed
     if missed > 0:
         poisson = [math.exp(-missed)]
         while len(poisson) <= cap and (len(poisson) <= missed or poisson[-1] > 1e-9):
             poisson.append(poisson[-1] * missed / len(poisson))
-        total = [0.0] * min(cap + 1, len(distribution) + len(poisson) - 1)
+        total = np.zeros(min(cap + 1, len(distribution) + len(poisson) - 1))
         for n, a in enumerate(distribution):
-            for m, b in enumerate(poisson[: len(total) - n]):
-                total[n + m] += a * b
+            reach = min(len(poisson), len(total) - n)
+            total[n : n + reach] += a * np.asarray(poisson[:reach])
         distribution = total
-    return distribution
+    return distribution.tolist()
 
 
 def most_probable(distribution: Sequence[float]) -> int:

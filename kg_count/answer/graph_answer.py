@@ -205,7 +205,8 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
 
 
 def incidents_of_plan(store: GraphStore, plan: tuple[tuple[str, ...], dict] | None) -> list[FoundIncident]:
-    """Run the query of a ``query_plan`` result; the incidents found, with their documents (none for None)."""
+    """Run the query of a ``query_plan`` result; the incidents found, with their documents (none for None), in
+    the order of their IRIs (not the engine's order of rows, which S1's last tie-break would otherwise read)."""
     if plan is None:
         return []
     fragments, bindings = plan
@@ -226,10 +227,11 @@ def incidents_of_plan(store: GraphStore, plan: tuple[tuple[str, ...], dict] | No
                 state=row.get("state"),
             )
         incident = found[key]
-        incident.rows += 1
-        doc_id = document_id(row["doc"])
-        if doc_id not in incident.doc_ids:
-            incident.doc_ids.append(doc_id)
+        documents = row["docs"].split()
+        incident.rows += len(documents)
+        for doc_id in map(document_id, documents):
+            if doc_id not in incident.doc_ids:
+                incident.doc_ids.append(doc_id)
         if row.get("role") is not None:
             incident.roles.add(row["role"].rsplit("#", 1)[-1])
             incident.named[row["person"]] = {
@@ -237,7 +239,7 @@ def incidents_of_plan(store: GraphStore, plan: tuple[tuple[str, ...], dict] | No
                 "killed": float(row["killedP"]),
                 "injured": float(row["injuredP"]),
             }
-    return list(found.values())
+    return [found[key] for key in sorted(found)]
 
 
 def candidate_match_features(question: Question, incidents: list[FoundIncident]) -> list[list[str]]:
