@@ -41,6 +41,21 @@ def test_token_vectors_are_contextual_and_cover_every_word():
     assert not np.allclose(first, second)
 
 
+def test_passages_encoded_ahead_in_another_process_give_the_vectors_encoded_here():
+    from kg_count.qa.passage_graph import vectors as passage_vectors
+    from kg_count.qa.passage_graph.analysis import parsed_ahead
+
+    texts = [PASSAGE, "He fired the gun. The company fired him.", "Nobody was hurt in the fire on Main Street."]
+    groups = {text: [] for text in texts}
+    for text, _ in parsed_ahead(groups, encode=True):
+        doc = parse(text)
+        if passage_vectors._encoder_process is not None:  # where processes can be forked
+            assert passage_vectors._ahead[(doc.text, passage_vectors._token_spans(doc))].result().dtype == np.float32
+        here = load_encoder().token_vectors(doc).astype(np.float16).astype(np.float32)
+        assert np.array_equal(passage_vectors.cached_token_vectors(doc), here)
+    assert passage_vectors._ahead == {}  # everything encoded ahead was taken, or let go at the end
+
+
 def test_long_passages_are_read_in_windows():
     encoder = load_encoder()
     text = " ".join(["The police arrested the man after he shot two people."] * 40)

@@ -168,13 +168,18 @@ class Encoder:
 
     def token_vectors(self, doc: Doc) -> np.ndarray:
         """One vector per spaCy token of ``doc``: the mean of the word pieces inside it (zeros for none)."""
-        pieces, offsets = self.piece_vectors(doc.text)
+        return self.span_vectors(doc.text, [(token.idx, token.idx + len(token)) for token in doc])
+
+    def span_vectors(self, text: str, spans: list[tuple[int, int]]) -> np.ndarray:
+        """One vector per character span (begin, end) of ``text``, such as its tokens: the mean of the word
+        pieces that start inside it (zeros for none). Reads no spaCy object, so another thread may run it."""
+        pieces, offsets = self.piece_vectors(text)
         starts = np.array([s for s, _ in offsets]) if offsets else np.zeros(0, dtype=int)
-        vectors = np.zeros((len(doc), DIMENSION), dtype=np.float32)
-        for token in doc:
-            inside = np.nonzero((starts >= token.idx) & (starts < token.idx + len(token)))[0]
+        vectors = np.zeros((len(spans), DIMENSION), dtype=np.float32)
+        for i, (begin, end) in enumerate(spans):
+            inside = np.nonzero((starts >= begin) & (starts < end))[0]
             if len(inside):
-                vectors[token.i] = pieces[inside].mean(axis=0)
+                vectors[i] = pieces[inside].mean(axis=0)
         return vectors
 
     def sentence_vector(self, text: str) -> np.ndarray:

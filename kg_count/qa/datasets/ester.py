@@ -100,7 +100,10 @@ def ester_candidates_of(questions: Iterable[EsterQuestion], models: QAModels) ->
     groups = by_passage(questions)
     candidates = {}
     for text, items in progress(
-        parsed_ahead(groups, lambda q: (q.question,)), "passages", total=len(groups), unit="passage"
+        parsed_ahead(groups, lambda q: (q.question,), models.uses_encoder),
+        "passages",
+        total=len(groups),
+        unit="passage",
     ):
         analysis = analyse_passage(items[0].passage_id, text, models, "ester")
         for q in items:

@@ -109,7 +109,9 @@ def torque_candidates_of(questions: Iterable[TorqueQuestion], models: QAModels) 
     """``{passageID: {question: Candidates | None}}`` for every question; each passage analysed once."""
     groups = by_passage(questions)
     found = {}
-    for text, items in progress(parsed_ahead(groups), "passages", total=len(groups), unit="passage"):
+    for text, items in progress(
+        parsed_ahead(groups, encode=models.uses_encoder), "passages", total=len(groups), unit="passage"
+    ):
         analysis = analyse_passage(items[0].passage_id, text, models, "torque")
         found[items[0].passage_id] = {q.question: torque_candidates(analysis, q.question) for q in items}
     return found

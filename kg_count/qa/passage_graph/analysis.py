@@ -49,17 +49,36 @@ PARSE_AHEAD = 64  # passages parsed in one go (spaCy batches) before they are an
 
 
 def parsed_ahead(
-    groups: dict[str, list], question_texts: Callable[[object], Iterable[str]] = lambda question: ()
+    groups: dict[str, list],
+    question_texts: Callable[[object], Iterable[str]] = lambda question: (),
+    encode: bool = False,
 ) -> Iterator[tuple[str, list]]:
     """The (passage text, its questions) items of ``groups`` in order, every ``PARSE_AHEAD`` passages (with the
-    texts ``question_texts`` gives of their questions) parsed together first (``passage.parse_ahead``)."""
+    texts ``question_texts`` gives of their questions) parsed together first (``passage.parse_ahead``), the next
+    ``PARSE_AHEAD`` before the items of these are given. With ``encode``, each parsed passage is also handed to
+    the encoder's background thread (``vectors.encode_ahead``), which encodes while the caller analyses."""
+    from kg_count.qa.passage_graph.vectors import encode_ahead, stop_encoding_ahead
+
     items = list(groups.items())
-    for start in range(0, len(items), PARSE_AHEAD):
-        chunk = items[start : start + PARSE_AHEAD]
+    chunks = [items[start : start + PARSE_AHEAD] for start in range(0, len(items), PARSE_AHEAD)]
+
+    def prepare(chunk: list[tuple[str, list]]) -> None:
         parse_ahead(
             [text for text, _ in chunk] + [t for _, questions in chunk for q in questions for t in question_texts(q)]
         )
-        yield from chunk
+        if encode:
+            encode_ahead(parse(text) for text, _ in chunk)
+
+    try:
+        for number, chunk in enumerate(chunks):
+            if number == 0:
+                prepare(chunk)
+            if number + 1 < len(chunks):
+                prepare(chunks[number + 1])
+            yield from chunk
+    finally:
+        if encode:
+            stop_encoding_ahead()
 
 
 def status_features(event: PassageEvent, status: str) -> list[str]:

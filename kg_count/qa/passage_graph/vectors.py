@@ -1,17 +1,31 @@
 """The encoder's token vectors of a parsed passage, kept in memory for recent passages and, when
-``$KG_COUNT_ENCODER_CACHE`` names a folder (training, benchmarks), on disk by passage text."""
+``$KG_COUNT_ENCODER_CACHE`` names a folder (training, benchmarks), on disk by passage text.
+
+``encode_ahead`` encodes passages in a second process, forked with the encoder loaded, while the caller parses
+and scores others (the two share no lock, as threads would share Python's); it takes all cores but the caller's
+for its matrix products.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
+import signal
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterable
 
 import numpy as np
 
 from kg_count.learning.encoder import VECTOR_LAYERS, load_encoder
-from kg_count.qa.passage_graph.passage import parse
+
+Spans = tuple[tuple[int, int], ...]  # each token's (begin, end) character offsets
+
+_ahead: dict[tuple[str, Spans], Future] = {}  # passages being encoded ahead, by text and token spans
+_encoder_process: ProcessPoolExecutor | None = None
 
 
 def _disk_cache() -> Path | None:
@@ -20,13 +34,18 @@ def _disk_cache() -> Path | None:
     return Path(folder) if folder else None
 
 
+def _token_spans(doc) -> Spans:
+    return tuple((token.idx, token.idx + len(token)) for token in doc)
+
+
 @lru_cache(maxsize=64)
-def _vectors_of_text(text: str, token_starts: tuple[int, ...]) -> np.ndarray:
+def _vectors_of_text(text: str, spans: Spans) -> np.ndarray:
     folder = _disk_cache()
-    key = hashlib.sha1(repr((text, token_starts, VECTOR_LAYERS)).encode("utf-8")).hexdigest()
+    starts = tuple(begin for begin, _ in spans)
+    key = hashlib.sha1(repr((text, starts, VECTOR_LAYERS)).encode("utf-8")).hexdigest()
     if folder is not None and (folder / f"{key}.npy").is_file():
         return np.load(folder / f"{key}.npy").astype(np.float32)
-    vectors = load_encoder().token_vectors(parse(text)).astype(np.float16)  # as the disk cache keeps them
+    vectors = load_encoder().span_vectors(text, list(spans)).astype(np.float16)  # as the disk cache keeps them
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
         temporary = folder / f"{key}.{os.getpid()}.npy"
@@ -37,5 +56,57 @@ def _vectors_of_text(text: str, token_starts: tuple[int, ...]) -> np.ndarray:
 
 def cached_token_vectors(doc) -> np.ndarray:
     """``load_encoder().token_vectors(doc)``, kept in memory for recent passages and, when
-    ``$KG_COUNT_ENCODER_CACHE`` names a folder (training, benchmarks), on disk by passage text."""
-    return _vectors_of_text(doc.text, tuple(t.idx for t in doc))
+    ``$KG_COUNT_ENCODER_CACHE`` names a folder (training, benchmarks), on disk by passage text; taken from
+    the encoding process when ``encode_ahead`` gave it the passage (here if that process died)."""
+    global _encoder_process
+    key = (doc.text, _token_spans(doc))
+    ahead = _ahead.pop(key, None)
+    if ahead is not None:
+        try:
+            return ahead.result()
+        except BrokenProcessPool:
+            _encoder_process = None  # the next encode_ahead forks a new one
+    return _vectors_of_text(*key)
+
+
+def _start_encoding() -> None:
+    """The encoding process's start: Ctrl-C is left to the caller, and its matrix products take all cores but
+    the one the caller works on."""
+    from threadpoolctl import threadpool_limits
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threadpool_limits(max(1, (os.cpu_count() or 2) - 1))
+
+
+def encode_ahead(docs: Iterable) -> None:
+    """Start encoding the token vectors of the parsed passages ``docs``, in their order, in the encoding
+    process, for ``cached_token_vectors`` to take (it waits for a passage still being encoded). Does nothing
+    where processes cannot be forked: each passage is then encoded when it is asked for."""
+    global _encoder_process
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return
+    if _encoder_process is None:
+        load_encoder()  # before the fork, so that the process starts with it
+        context = multiprocessing.get_context("fork")
+        _encoder_process = ProcessPoolExecutor(1, mp_context=context, initializer=_start_encoding)
+    for doc in docs:
+        key = (doc.text, _token_spans(doc))
+        if key not in _ahead:
+            _ahead[key] = _encoder_process.submit(_vectors_of_text, *key)
+
+
+def stop_encoding_ahead() -> None:
+    """Cancel what ``encode_ahead`` has not started and forget what nobody took (a batch ended or was cut short)."""
+    for future in _ahead.values():
+        future.cancel()
+    _ahead.clear()
+
+
+def stop_encoding_process() -> None:
+    """Let what ``encode_ahead`` gave go, and end the encoding process (the next ``encode_ahead`` forks another):
+    its CPU time then counts among the caller's children (``os.times``)."""
+    global _encoder_process
+    stop_encoding_ahead()
+    if _encoder_process is not None:
+        _encoder_process.shutdown(wait=True)
+        _encoder_process = None
