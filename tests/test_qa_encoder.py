@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kg_count.qa.passage_graph.analysis import analyse_passage
-from kg_count.learning.encoder import DIMENSION, load_encoder, model_zip
+from kg_count.learning.encoder import DIMENSION, load_encoder, model_zip, token_spans
 from kg_count.qa.passage_graph.relation_features import crossed, relation_pair_features, pair_vector
 from kg_count.learning.linear_model import Example, LinearModel, train
 from kg_count.qa.learned.model_set import shipped_qa_models
@@ -50,7 +50,7 @@ def test_passages_encoded_ahead_in_another_process_give_the_vectors_encoded_here
     for text, _ in parsed_ahead(groups, encode=True):
         doc = parse(text)
         if passage_vectors._encoder_process is not None:  # where processes can be forked
-            assert passage_vectors._ahead[(doc.text, passage_vectors._token_spans(doc))].result().dtype == np.float32
+            assert passage_vectors._ahead[(doc.text, token_spans(doc))].result().dtype == np.float32
         here = load_encoder().token_vectors(doc).astype(np.float16).astype(np.float32)
         assert np.array_equal(passage_vectors.cached_token_vectors(doc), here)
     assert passage_vectors._ahead == {}  # everything encoded ahead was taken, or let go at the end

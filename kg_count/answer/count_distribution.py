@@ -36,10 +36,11 @@ def count_distribution(
         poisson = [math.exp(-missed)]
         while len(poisson) <= cap and (len(poisson) <= missed or poisson[-1] > 1e-9):
             poisson.append(poisson[-1] * missed / len(poisson))
-        total = np.zeros(min(cap + 1, len(distribution) + len(poisson) - 1))
+        terms = np.asarray(poisson)
+        total = np.zeros(min(cap + 1, len(distribution) + len(terms) - 1))
         for n, a in enumerate(distribution):
-            reach = min(len(poisson), len(total) - n)
-            total[n : n + reach] += a * np.asarray(poisson[:reach])
+            reach = min(len(terms), len(total) - n)
+            total[n : n + reach] += a * terms[:reach]
         distribution = total
     return distribution.tolist()
 

@@ -45,6 +45,11 @@ def model_zip() -> Path:
     raise SetupError(f"the encoder model is not installed: {INSTALL_HINT}")
 
 
+def token_spans(doc: Doc) -> tuple[tuple[int, int], ...]:
+    """The (begin, end) character offsets of each spaCy token of ``doc``."""
+    return tuple((token.idx, token.idx + len(token)) for token in doc)
+
+
 def _layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -> np.ndarray:
     mean = x.mean(-1, keepdims=True)
     var = ((x - mean) ** 2).mean(-1, keepdims=True)
@@ -168,7 +173,7 @@ class Encoder:
 
     def token_vectors(self, doc: Doc) -> np.ndarray:
         """One vector per spaCy token of ``doc``: the mean of the word pieces inside it (zeros for none)."""
-        return self.span_vectors(doc.text, [(token.idx, token.idx + len(token)) for token in doc])
+        return self.span_vectors(doc.text, list(token_spans(doc)))
 
     def span_vectors(self, text: str, spans: list[tuple[int, int]]) -> np.ndarray:
         """One vector per character span (begin, end) of ``text``, such as its tokens: the mean of the word

@@ -56,7 +56,7 @@ def parsed_ahead(
     """The (passage text, its questions) items of ``groups`` in order, every ``PARSE_AHEAD`` passages (with the
     texts ``question_texts`` gives of their questions) parsed together first (``passage.parse_ahead``), the next
     ``PARSE_AHEAD`` before the items of these are given. With ``encode``, each parsed passage is also handed to
-    the encoder's background thread (``vectors.encode_ahead``), which encodes while the caller analyses."""
+    the encoding process (``vectors.encode_ahead``), which encodes while the caller analyses."""
     from kg_count.qa.passage_graph.vectors import encode_ahead, stop_encoding_ahead
 
     items = list(groups.items())
@@ -70,9 +70,9 @@ def parsed_ahead(
             encode_ahead(parse(text) for text, _ in chunk)
 
     try:
+        if chunks:
+            prepare(chunks[0])
         for number, chunk in enumerate(chunks):
-            if number == 0:
-                prepare(chunk)
             if number + 1 < len(chunks):
                 prepare(chunks[number + 1])
             yield from chunk

@@ -20,7 +20,7 @@ from typing import Iterable
 
 import numpy as np
 
-from kg_count.learning.encoder import VECTOR_LAYERS, load_encoder
+from kg_count.learning.encoder import VECTOR_LAYERS, load_encoder, token_spans
 
 Spans = tuple[tuple[int, int], ...]  # each token's (begin, end) character offsets
 
@@ -32,10 +32,6 @@ def _disk_cache() -> Path | None:
     """``$KG_COUNT_ENCODER_CACHE`` when set: a folder where token vectors are kept by passage text."""
     folder = os.environ.get("KG_COUNT_ENCODER_CACHE")
     return Path(folder) if folder else None
-
-
-def _token_spans(doc) -> Spans:
-    return tuple((token.idx, token.idx + len(token)) for token in doc)
 
 
 @lru_cache(maxsize=64)
@@ -59,7 +55,7 @@ def cached_token_vectors(doc) -> np.ndarray:
     ``$KG_COUNT_ENCODER_CACHE`` names a folder (training, benchmarks), on disk by passage text; taken from
     the encoding process when ``encode_ahead`` gave it the passage (here if that process died)."""
     global _encoder_process
-    key = (doc.text, _token_spans(doc))
+    key = (doc.text, token_spans(doc))
     ahead = _ahead.pop(key, None)
     if ahead is not None:
         try:
@@ -90,7 +86,7 @@ def encode_ahead(docs: Iterable) -> None:
         context = multiprocessing.get_context("fork")
         _encoder_process = ProcessPoolExecutor(1, mp_context=context, initializer=_start_encoding)
     for doc in docs:
-        key = (doc.text, _token_spans(doc))
+        key = (doc.text, token_spans(doc))
         if key not in _ahead:
             _ahead[key] = _encoder_process.submit(_vectors_of_text, *key)
 
