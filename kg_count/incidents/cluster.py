@@ -14,10 +14,10 @@ import gc
 import os
 from array import array
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import chain
 from multiprocessing import get_all_start_methods, get_context
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -38,12 +38,18 @@ from kg_count.settings import held_settings, settings
 
 @dataclass
 class Merge:
-    """Why two reports were put in one incident."""
+    """Why two reports were put in one incident: the pair's probability, and the model's reasons for it, read from
+    ``explain`` when first asked (an update explains only the merges of the incidents it writes)."""
 
     doc_a: str
     doc_b: str
     score: float
-    reasons: list[str]
+    explain: Callable[[], list[str]] = field(repr=False, compare=False)
+
+    @cached_property
+    def reasons(self) -> list[str]:
+        """The model's reasons for the merge (``CoreferenceModel.reasons``)."""
+        return self.explain()
 
 
 @dataclass
@@ -450,6 +456,11 @@ def component_pair_scores(
     return PairProbabilities(context, model, known, within), components
 
 
+def _reasons(model: CoreferenceModel, features: list[str] | Callable[[], list[str]]) -> list[str]:
+    """``model``'s reasons for a merge of a pair with ``features`` (or with those ``features`` reads)."""
+    return model.reasons(features() if callable(features) else features)
+
+
 @dataclass
 class Grouping:
     """Reports grouped: the clusters, the probability of each pair of reports of one link component, and the
@@ -479,9 +490,11 @@ def group_reports(
     evidence: PairScores | None = None,
     rarity: tuple[WordRarity, WordRarity] | None = None,
     earlier: EarlierScores | None = None,
+    explain_later: bool = False,
 ) -> Grouping:
     """``cluster_reports``, with the pair probabilities the grouping read (``earlier``: see
-    ``component_pair_scores``)."""
+    ``component_pair_scores``). With ``explain_later``, each merge's reasons are read when first asked (the
+    grouping's pair context is kept until then), not at once."""
     model = model or shipped_coreference_model()
     context = None
     with held_settings():
@@ -494,15 +507,13 @@ def group_reports(
         groups = merge_groups(reports, probability, model.threshold, model.group_threshold)  # scores pairs as it reads
     clusters = []
     for group, links in groups:
-        merges = [
-            Merge(
-                reports[i].doc_id,
-                reports[j].doc_id,
-                round(probability.get((i, j)), 3),
-                model.reasons(evidence.features[(i, j)] if context is None else context.features(i, j)),
-            )
-            for i, j in links
-        ]
+        merges = []
+        for i, j in links:
+            features = evidence.features[(i, j)] if context is None else partial(context.features, i, j)
+            explain = partial(_reasons, model, features)
+            if not explain_later:
+                explain = partial(list, explain())
+            merges.append(Merge(reports[i].doc_id, reports[j].doc_id, round(probability.get((i, j)), 3), explain))
         members = [reports[i] for i in sorted(group, key=lambda k: reports[k].doc_id)]
         clusters.append(ReportCluster(members, merges, components[group[0]]))
     clusters.sort(key=lambda c: (-len(c.reports), c.reports[0].doc_id))

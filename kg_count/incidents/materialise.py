@@ -39,7 +39,7 @@ from kg_count.incidents.pair_cache import EarlierScores
 from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.person_status import PERSON_STATUS_PATH, shipped_person_status_model
 from kg_count.incidents.reconcile import Incident, reconcile
-from kg_count.incidents.report_cache import save_columns, save_incidents, save_reports
+from kg_count.incidents.report_cache import load_versions, save_columns, save_incidents, save_reports, save_versions
 from kg_count.incidents.reports import reports_from_store
 from kg_count.incidents.stored_incidents import stored_view
 from kg_count.learning.model_files import file_sha256
@@ -109,8 +109,8 @@ def reconciled_grouping(
     reports, coreference: CoreferenceModel | None = None, rarity=None, earlier: EarlierScores | None = None
 ) -> tuple[list[Incident], Grouping]:
     """``reconciled_incidents``, with the whole ``Grouping`` (``earlier``: what an update knows of the pairs,
-    ``pair_cache``)."""
-    grouping = group_reports(reports, coreference, rarity=rarity, earlier=earlier)
+    ``pair_cache``; an update's merges are explained only when their incidents are written, ``group_reports``)."""
+    grouping = group_reports(reports, coreference, rarity=rarity, earlier=earlier, explain_later=earlier is not None)
     incidents = [reconcile(group, min(r.doc_id for r in group.reports)) for group in grouping.clusters]
     return incidents, grouping
 
@@ -179,13 +179,14 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
     if not force and stored_fingerprint(store) == stamp:
         return incident_count(store), False
     coreference = shipped_coreference_model(path)
-    grouped = None if force else grouped_versions(store, built_with)
+    earlier = stored_fingerprint(store)
+    grouped = None if force else grouped_versions(store, built_with, earlier)
     if grouped is not None and all(versions.get(doc) == version for doc, version in grouped.items()):
         from kg_count.incidents.regroup import regroup_added
 
         status(f"regrouping the incidents {len(versions) - len(grouped)} new documents can touch")
-        earlier = stored_fingerprint(store)
         regroup_added(store, coreference, versions, set(versions) - set(grouped), stamp, earlier)
+        save_versions(built_with, versions, stamp)
         return incident_count(store), True
     status("grouping the store's reports into incidents")
     reports = reports_from_store(store)
@@ -199,6 +200,7 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
     write_version(store, incidents_as_triples(incidents, versions), facts)
     grouping.pairs.save(stamp)
     save_incidents([stored_view(incident) for incident in incidents], stamp)
+    save_versions(built_with, versions, stamp)
     return len(incidents), True
 
 
@@ -213,9 +215,14 @@ def incidents_for_reading(store: GraphStore) -> None:
         logger.warning("the store's incidents predate some of its documents; `kg-count build` brings them up to date")
 
 
-def grouped_versions(store: GraphStore, built_with: str) -> dict[str, str] | None:
+def grouped_versions(store: GraphStore, built_with: str, stamp: str | None = None) -> dict[str, str] | None:
     """The content hash of each document the incident graph grouped, by id, when the graph was built with
-    ``built_with`` (``models_fingerprint``); None when it was built otherwise, or not at all."""
+    ``built_with`` (``models_fingerprint``); None when it was built otherwise, or not at all. Read from the file
+    the grouping saved (``report_cache``) when the graph's fingerprint ``stamp`` is that of ``built_with`` and the
+    saved hashes, else from the graph."""
+    saved = load_versions(stamp) if stamp else None
+    if saved is not None and saved[0] == built_with and documents_fingerprint(built_with, saved[1]) == stamp:
+        return saved[1]
     name = INCIDENTS_SLOT
     built = f"ASK {{ GRAPH {name} {{ {name} <{KGC.builtWith}> {Literal(built_with).n3()} }} }}"
     if not store.query(incident_sparql(store, built)).askAnswer:

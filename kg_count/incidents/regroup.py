@@ -24,9 +24,6 @@ the incident graph grouping every document at once gives (``tests/test_increment
 
 from __future__ import annotations
 
-import datetime as dt
-from bisect import bisect_right
-from itertools import accumulate
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Iterable
 
@@ -35,7 +32,6 @@ from rdflib import Literal, URIRef
 
 from kg_count.arrays import sorted_unique
 from kg_count.graph.namespaces import GEO, KGC
-from kg_count.incidents.evidence import date_interval
 from kg_count.incidents.cluster import (
     PairContext,
     ReportCluster,
@@ -133,23 +129,8 @@ def seed_partners(
     probability of every candidate pair of an ``added`` report without a hard conflict that may reach it
     (``pair_bound.may_link`` over ``columns``, those of every report; the others are under it). Only reports whose
     dates lie near a new one's, or that share a last name with one, can be its candidates."""
-    fresh = [r for r in reports if r.doc_id in added]
-    slack = settings().clustering.date_slack_days
-    windows = sorted(date_interval(r) for r in fresh)
-    starts = [first for first, _ in windows]
-    latest_ends = list(accumulate((last for _, last in windows), max))
-    names = {p.last_name.lower() for r in fresh for p in r.named_participants}
-
-    def near(report: Report) -> bool:  # some new report's dates lie within the slack of this one's
-        first, last = date_interval(report)
-        at = bisect_right(starts, last + dt.timedelta(days=slack))
-        return at > 0 and (first - latest_ends[at - 1]).days <= slack
-
-    nearby = [
-        r
-        for r in reports
-        if r.doc_id in added or names & {p.last_name.lower() for p in r.named_participants} or near(r)
-    ]
+    close = _near_added(reports, added, columns)
+    nearby = [r for r, near in zip(reports, close.tolist()) if near]
     marked = np.array([r.doc_id in added for r in nearby], dtype=bool)
     pairs = candidate_pair_array(nearby, rarity[0], marked)
     involved = sorted_unique(pairs)
@@ -167,6 +148,24 @@ def seed_partners(
         if compared[k].doc_id not in added
     }
     return partners, ScoredPairs.of(compared, scored)
+
+
+def _near_added(reports: list[Report], added: set[str], columns: ReportColumns) -> np.ndarray:
+    """A mask over ``reports``: the ``added`` ones, and those whose date interval lies within the [clustering]
+    ``date_slack_days`` of an added one's or that name a victim or suspect with an added one's last name (read from
+    ``columns``, those of every report)."""
+    row = {doc: k for k, doc in enumerate(columns.doc_ids)}
+    rows = np.fromiter((row[r.doc_id] for r in reports), dtype=np.int64, count=len(reports))
+    fresh = np.fromiter((r.doc_id in added for r in reports), dtype=bool, count=len(reports))
+    first, last = columns.first[rows], columns.last[rows]
+    order = np.lexsort((last[fresh], first[fresh]))
+    starts, latest_ends = first[fresh][order], np.maximum.accumulate(last[fresh][order])
+    slack = settings().clustering.date_slack_days
+    at = np.searchsorted(starts, last + slack, side="right")
+    near = (at > 0) & (first - latest_ends[np.maximum(at - 1, 0)] <= slack)
+    names = np.flatnonzero(np.asarray(columns.last_names[rows[fresh]].sum(axis=0)).reshape(-1))
+    named = np.asarray(columns.last_names[:, names].sum(axis=1)).reshape(-1)[rows] > 0
+    return fresh | near | named
 
 
 def _may_link(

@@ -1,16 +1,17 @@
 """The reports a grouping read and the incidents it wrote, kept on disk beside its pair probabilities
 (``pair_cache``), so that an update reads from the store only the reports of the documents it adds, and none of
 the incidents; and the reports' columns (``report_columns``) and word frequencies, so that it builds those of the
-new reports only.
+new reports only; and the documents' content hashes the graph was grouped from, so that an update need not read
+those back from the incident graph either.
 
 Reading every report back from the store is most of an update's reading at 50,000 documents (about 40 s, as
 the store's SPARQL joins each document's events, times and places); reading every incident back (what
 ``stored_incidents`` gives) another 5 s. The files are named by the fingerprint of the incident graph grouped
 from the reports (``materialise.documents_fingerprint``: the documents' content hashes and the code that reads
 reports), so files found under the fingerprint the store's incident graph holds describe exactly that graph.
-They are pickles of the project's own ``Report``, ``StoredIncident``, ``ReportColumns`` and ``WordRarity`` objects,
-in the project cache folder (``$KG_COUNT_PAIR_CACHE``); a missing or unreadable file means reading them from the
-store, with the same result.
+They are pickles of the project's own ``Report``, ``StoredIncident``, ``ReportColumns`` and ``WordRarity`` objects
+(and of plain strings), in the project cache folder (``$KG_COUNT_PAIR_CACHE``); a missing or unreadable file means
+reading them from the store, with the same result.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from kg_count.io.atomic import atomic_writer
 SUFFIX = ".reports.pickle"
 INCIDENTS_SUFFIX = ".incidents.pickle"
 COLUMNS_SUFFIX = ".columns.pickle"
+VERSIONS_SUFFIX = ".versions.pickle"
 
 
 def _save(items: list, fingerprint: str, suffix: str, folder: Path | None) -> None:
@@ -94,3 +96,18 @@ def load_columns(
     if not all(isinstance(item, WordRarity) for item in items[1:]):
         return None
     return items[0], (items[1], items[2])
+
+
+def save_versions(built_with: str, versions: dict[str, str], fingerprint: str, folder: Path | None = None) -> None:
+    """Write what the incident graph of ``fingerprint`` was grouped from: the ``built_with`` fingerprint of the
+    models, settings and code (``materialise.models_fingerprint``) and each document's content hash ``versions``."""
+    _save([built_with, versions], fingerprint, VERSIONS_SUFFIX, folder)
+
+
+def load_versions(fingerprint: str, folder: Path | None = None) -> tuple[str, dict[str, str]] | None:
+    """The ``built_with`` fingerprint and the document versions saved for ``fingerprint``; None when there are none
+    or the file is unreadable."""
+    items = _load(fingerprint, VERSIONS_SUFFIX, folder, (str, dict))
+    if items is None or len(items) != 2 or not isinstance(items[0], str) or not isinstance(items[1], dict):
+        return None
+    return items[0], items[1]
