@@ -95,16 +95,21 @@ class ScoredPairs:
         values = np.concatenate([self.probability, other.probability])
         return ScoredPairs.from_indexes(doc_ids, np.concatenate(first), np.concatenate(second), values)
 
-    def lookup(self, first: Sequence[str], second: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """For each pair of document ids, whether it is held, and its probability (0 where not)."""
+    def positions(self, doc_ids: np.ndarray) -> np.ndarray:
+        """The index of each of ``doc_ids`` (an array of strings) into these pairs' ``doc_ids``; -1 for one not here."""
+        if not len(self.doc_ids):
+            return np.full(len(doc_ids), -1, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.doc_ids, doc_ids), len(self.doc_ids) - 1)
+        return np.where(self.doc_ids[at] == doc_ids, at, -1)
+
+    def lookup(self, first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each pair of reports, given by their ``positions``, whether it is held, and its probability (0 where
+        not)."""
         if not len(self.codes):
             return np.zeros(len(first), dtype=bool), np.zeros(len(first))
-        last = len(self.doc_ids) - 1
-        a, b = np.searchsorted(self.doc_ids, first), np.searchsorted(self.doc_ids, second)
-        known = (self.doc_ids[np.minimum(a, last)] == first) & (self.doc_ids[np.minimum(b, last)] == second)
-        codes = np.minimum(a, b) * len(self.doc_ids) + np.maximum(a, b)
+        codes = np.minimum(first, second) * len(self.doc_ids) + np.maximum(first, second)
         at = np.minimum(np.searchsorted(self.codes, codes), len(self.codes) - 1)
-        held = known & (self.codes[at] == codes)
+        held = (first >= 0) & (second >= 0) & (self.codes[at] == codes)
         return held, np.where(held, self.probability[at], 0.0)
 
     def save(self, fingerprint: str, folder: Path | None = None) -> None:
@@ -156,6 +161,7 @@ class EarlierScores:
             reread = ~new & np.isin(a * len(ids) + b, codes)
         known: dict[tuple[int, int], float] = {}
         for rows, scored in ((new, self.added), (~new & ~reread, self.scored)):
-            held, probability = scored.lookup(ids[a[rows]], ids[b[rows]])
+            where = scored.positions(ids)
+            held, probability = scored.lookup(where[a[rows]], where[b[rows]])
             known.update(zip(map(tuple, pairs[rows][held].tolist()), probability[held].tolist()))
         return known, pairs[reread]
