@@ -97,3 +97,15 @@ def test_build_resume_dump_sparql_extract_from_the_cli(tmp_path, capsys):
     assert {"event_types", "incident_date", "city", "state", "killed", "injured", "fired", "participants"} <= set(
         lines[0]
     )
+
+
+def test_a_vocabulary_gives_each_term_once_and_as_rdflib_would():
+    from rdflib import Namespace, URIRef
+
+    from kg_count.graph.namespaces import KGC, TIME
+
+    plain = Namespace(str(KGC))
+    assert KGC.city is KGC.city and KGC["city"] is KGC.city
+    assert KGC.city == plain.city and type(KGC.city) is URIRef
+    assert TIME.inXSDDate == URIRef("http://www.w3.org/2006/time#inXSDDate")
+    assert KGC.title == plain.title  # str.title is a method; rdflib's namespace gives the term

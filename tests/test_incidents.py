@@ -440,3 +440,7 @@ def test_merging_scores_only_the_pairs_it_compares_and_groups_as_with_every_pair
     assert len(read_as_needed.clusters) > 3 and len(set(components)) == 1
     assert all(p >= model.threshold for p in scores.known.values())  # before merging: the pairs that link
     assert set(read_as_needed.pairs.codes.tolist()) < set(every.pairs.codes.tolist())
+    explained_later = group_reports(reports, model, explain_later=True)
+    merges = [[(m.doc_a, m.doc_b, m.score, m.reasons) for m in c.merges] for c in read_as_needed.clusters]
+    assert merges == [[(m.doc_a, m.doc_b, m.score, m.reasons) for m in c.merges] for c in explained_later.clusters]
+    assert any(m.reasons for c in explained_later.clusters for m in c.merges)

@@ -197,3 +197,51 @@ def test_a_document_that_comes_again_with_other_text_is_grouped_as_its_new_versi
     fresh = tmp_path / "fresh"
     build_store(built(changed, tmp_path, "changed"), fresh, cache=default_record_cache_path())
     assert updated == incident_graph_quads(fresh)
+
+
+def test_an_update_reads_the_grouped_versions_from_the_saved_file_only_when_it_matches_the_graph(
+    documents, tmp_path, monkeypatch
+):
+    monkeypatch.setenv(pair_cache.CACHE_ENV, str(tmp_path / "pairs"))
+    store = tmp_path / "store"
+    build_store(built(documents[:-30], tmp_path, "first"), store, cache=default_record_cache_path())
+    incident_graph_quads(store)
+    with GraphStore(store) as opened:
+        stamp, built_with = materialise.stored_fingerprint(opened), materialise.models_fingerprint()
+        versions = opened.document_versions()
+        assert report_cache.load_versions(stamp) == (built_with, versions)
+        assert materialise.grouped_versions(opened, built_with) == versions  # read from the graph
+        report_cache.save_versions(built_with, {**versions, "not-grouped": "0"}, stamp)  # not the graph's stamp
+        assert materialise.grouped_versions(opened, built_with, stamp) == versions
+        report_cache.save_versions(built_with, versions, stamp)
+        monkeypatch.setattr(opened, "values", lambda *_: pytest.fail("the saved versions were not read"))
+        assert materialise.grouped_versions(opened, built_with, stamp) == versions
+    with GraphStore(store) as opened:
+        assert materialise.grouped_versions(opened, "other models", stamp) is None
+
+
+def test_saved_pairs_are_looked_up_by_report_position():
+    doc_ids = np.array(["a", "b", "c", "d"])
+    scored = pair_cache.ScoredPairs.from_indexes(doc_ids, np.array([0, 3]), np.array([2, 1]), np.array([0.9, 0.4]))
+    where = scored.positions(np.array(["d", "a", "x", "c", "b"]))
+    assert where.tolist() == [3, 0, -1, 2, 1]
+    held, probability = scored.lookup(where[[1, 0, 2, 1]], where[[3, 4, 3, 4]])
+    assert held.tolist() == [True, True, False, False] and probability.tolist() == [0.9, 0.4, 0.0, 0.0]
+
+
+def test_the_cycle_collector_is_as_it_was_after_a_pause_even_when_the_block_fails():
+    import gc
+
+    from kg_count.memory import collector_paused
+
+    with pytest.raises(KeyError), collector_paused():
+        assert not gc.isenabled()
+        raise KeyError("x")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
