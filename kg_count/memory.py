@@ -41,3 +41,20 @@ def collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def set_aside_from_collector() -> None:
+    """Leave every object alive now out of the cycle collector's passes (``gc.freeze``) until ``collector_thawed``
+    ends: the 50,000 reports, columns and incidents an update holds would otherwise be walked by every full
+    collection (4 of the 25 s of the incident phase of adding 500 articles to 50,000)."""
+    gc.freeze()
+
+
+@contextmanager
+def collector_thawed() -> Iterator[None]:
+    """Run the block (a function, when used as its decorator), then give the objects ``set_aside_from_collector``
+    left out back to the cycle collector."""
+    try:
+        yield
+    finally:
+        gc.unfreeze()
