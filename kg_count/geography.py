@@ -13,7 +13,6 @@ from collections import Counter
 from functools import lru_cache
 from importlib.resources import files
 
-from kg_count.memory import collector_paused
 from kg_count.task import DBPEDIA_PREFIX as DBPEDIA
 
 RESOURCES = files("kg_count.resources")
@@ -100,9 +99,8 @@ class Gazetteer:
 
 @lru_cache(maxsize=1)
 def gazetteer() -> Gazetteer:
-    """The shared gazetteer (built once per process, with the cycle collector paused: 0.8 s instead of 1.4 s)."""
-    with collector_paused():
-        return Gazetteer()
+    """The shared gazetteer (built once per process)."""
+    return Gazetteer()
 
 
 def state_iri(code: str) -> str:
