@@ -43,7 +43,7 @@ from kg_count.incidents.report_cache import load_versions, save_columns, save_in
 from kg_count.incidents.reports import reports_from_store
 from kg_count.incidents.stored_incidents import stored_view
 from kg_count.learning.model_files import file_sha256
-from kg_count.memory import collector_thawed, set_aside_from_collector
+from kg_count.memory import collector_paused
 from kg_count.progress import status
 from kg_count.settings import held_settings, settings, stage_fingerprint
 
@@ -173,7 +173,7 @@ def ensure_incidents(store: GraphStore, force: bool = False, coreference_path: P
         return _ensure_incidents(store, force, Path(coreference_path or COREFERENCE_MODEL_PATH))
 
 
-@collector_thawed()
+@collector_paused()
 def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, bool]:
     built_with = models_fingerprint(path)
     versions = store.document_versions()
@@ -192,7 +192,6 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
         return incident_count(store), True
     status("grouping the store's reports into incidents")
     reports = reports_from_store(store)
-    set_aside_from_collector()  # the reports live to the grouping's end
     save_reports(reports, stamp)
     rarity = text_rarities(reports)
     incidents, grouping = grouped_incidents(reports, coreference=coreference, rarity=rarity)

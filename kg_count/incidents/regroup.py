@@ -61,7 +61,7 @@ from kg_count.incidents.report_cache import (
 from kg_count.incidents.reports import Report, reports_from_store
 from kg_count.incidents.stored_incidents import StoredIncident, stored_incidents, stored_view
 from kg_count.incidents.word_rarity import WordRarity
-from kg_count.memory import collector_thawed, release_freed_memory, set_aside_from_collector
+from kg_count.memory import release_freed_memory
 from kg_count.progress import status
 from kg_count.settings import settings
 
@@ -186,7 +186,6 @@ def _scoring_context(compared: list[Report], rarity, pairs: np.ndarray) -> PairC
     return PairContext(compared, vectors, *rarity, {t: np.linalg.norm(v) for t, v in vectors.items()})
 
 
-@collector_thawed()
 def regroup_added(
     store: GraphStore,
     coreference: CoreferenceModel,
@@ -209,7 +208,6 @@ def regroup_added(
     by_id = {r.doc_id: r for r in reports}
     old = (load_incidents(earlier_stamp) if earlier_stamp else None) or stored_incidents(store, version)
     component_of = {doc: incident.component for incident in old.values() for doc in incident.doc_ids}
-    set_aside_from_collector()  # what the update read of the store lives to its end
     status(f"finding the incidents {len(added)} new documents touch among {len(old)}")
     components, changes = touched_components(reports, added, component_of, rarity, coreference, columns)
     del columns
@@ -285,7 +283,6 @@ def current_state(
     (``current_columns``): built for the ``added`` documents' reports only where the grouping of ``earlier_stamp``
     saved its own."""
     reports, replaced = current_reports(store, added, earlier_stamp)
-    set_aside_from_collector()  # the reports live to the update's end (``regroup_added`` gives them back)
     saved = load_columns(earlier_stamp) if earlier_stamp and replaced is not None else None
     fresh = [r for r in reports if r.doc_id in added]
     rarity = current_rarity(None if saved is None else saved[1], replaced or [], fresh, reports)
