@@ -2,6 +2,7 @@
 the incidents they can touch, whatever order the documents came in, and gives the incident graph that
 grouping everything again gives."""
 
+import json
 import math
 import shutil
 from dataclasses import replace
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from kg_count.graph.loader import build_store
+from kg_count.graph.namespaces import KGC
 from kg_count.graph.store import GraphStore
 from kg_count.incidents import cluster, materialise, pair_cache, regroup, report_cache
 from kg_count.incidents.coreference_model import shipped_coreference_model
@@ -251,3 +253,20 @@ def test_the_cycle_collector_is_as_it_was_after_a_pause_even_when_the_block_fail
         return gc.isenabled()
 
     assert paused() is False and gc.isenabled()
+
+
+def test_an_update_whose_documents_report_no_incident_leaves_the_incidents_as_they_were(
+    documents, tmp_path, monkeypatch
+):
+    monkeypatch.setenv(pair_cache.CACHE_ENV, str(tmp_path / "pairs"))
+    store = tmp_path / "store"
+    build_store(built(documents[:-30], tmp_path, "first"), store, cache=default_record_cache_path())
+    before = incident_graph_quads(store)
+    weather = tmp_path / "weather.jsonl"
+    article = {"doc_id": "weather-1", "title": "Sunny weekend ahead", "dct": "2016-09-01", "content": "Clear skies."}
+    weather.write_text(json.dumps(article) + "\n", encoding="utf-8")
+    build_store(weather, store, cache=default_record_cache_path())
+    monkeypatch.setattr(materialise, "grouped_incidents", no_full_grouping)
+    changed = incident_graph_quads(store) ^ before
+    assert any("weather-1" in str(triple[0]) for triple in changed)  # its grouped version
+    assert all("weather-1" in str(triple[0]) or triple[1] == KGC.builtFrom for triple in changed)

@@ -162,7 +162,8 @@ def _near_added(reports: list[Report], added: set[str], columns: ReportColumns) 
     starts, latest_ends = first[fresh][order], np.maximum.accumulate(last[fresh][order])
     slack = settings().clustering.date_slack_days
     at = np.searchsorted(starts, last + slack, side="right")
-    near = (at > 0) & (first - latest_ends[np.maximum(at - 1, 0)] <= slack)
+    reached = latest_ends[at - 1] if len(starts) else first  # no added report: none is near
+    near = (at > 0) & (first - reached <= slack)
     names = np.flatnonzero(np.asarray(columns.last_names[rows[fresh]].sum(axis=0)).reshape(-1))
     named = np.asarray(columns.last_names[:, names].sum(axis=1)).reshape(-1)[rows] > 0
     return fresh | near | named
