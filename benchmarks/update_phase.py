@@ -21,10 +21,10 @@ import sys
 import time
 from pathlib import Path
 
-from kg_count.incidents.pair_cache import CACHE_ENV as PAIR_CACHE_ENV
-from kg_count.incidents.title_vectors import CACHE_ENV as VECTOR_CACHE_ENV
-
-BIN = Path(sys.executable).parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kg_count.incidents.pair_cache import CACHE_ENV as PAIR_CACHE_ENV  # noqa: E402
+from kg_count.incidents.title_vectors import CACHE_ENV as VECTOR_CACHE_ENV  # noqa: E402
+from scale_build import BIN  # noqa: E402
 
 
 class CollectorClock:

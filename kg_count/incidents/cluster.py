@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, partial
 from itertools import chain
 from multiprocessing import get_all_start_methods, get_context
+from operator import getitem
 from typing import Callable, Iterator, Sequence
 
 import numpy as np
@@ -456,9 +457,9 @@ def component_pair_scores(
     return PairProbabilities(context, model, known, within), components
 
 
-def _reasons(model: CoreferenceModel, features: list[str] | Callable[[], list[str]]) -> list[str]:
-    """``model``'s reasons for a merge of a pair with ``features`` (or with those ``features`` reads)."""
-    return model.reasons(features() if callable(features) else features)
+def _reasons(model: CoreferenceModel, features: Callable[[], list[str]]) -> list[str]:
+    """``model``'s reasons for a merge of a pair with the features ``features`` gives."""
+    return model.reasons(features())
 
 
 @dataclass
@@ -509,7 +510,7 @@ def group_reports(
     for group, links in groups:
         merges = []
         for i, j in links:
-            features = evidence.features[(i, j)] if context is None else partial(context.features, i, j)
+            features = partial(context.features, i, j) if context else partial(getitem, evidence.features, (i, j))
             explain = partial(_reasons, model, features)
             if not explain_later:
                 explain = partial(list, explain())

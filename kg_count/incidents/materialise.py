@@ -177,11 +177,10 @@ def ensure_incidents(store: GraphStore, force: bool = False, coreference_path: P
 def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, bool]:
     built_with = models_fingerprint(path)
     versions = store.document_versions()
-    stamp = documents_fingerprint(built_with, versions)
-    if not force and stored_fingerprint(store) == stamp:
+    stamp, earlier = documents_fingerprint(built_with, versions), stored_fingerprint(store)
+    if not force and earlier == stamp:
         return incident_count(store), False
     coreference = shipped_coreference_model(path)
-    earlier = stored_fingerprint(store)
     grouped = None if force else grouped_versions(store, built_with, earlier)
     if grouped is not None and all(versions.get(doc) == version for doc, version in grouped.items()):
         from kg_count.incidents.regroup import regroup_added

@@ -129,7 +129,8 @@ def seed_partners(
     probability of every candidate pair of an ``added`` report without a hard conflict that may reach it
     (``pair_bound.may_link`` over ``columns``, those of every report; the others are under it). Only reports whose
     dates lie near a new one's, or that share a last name with one, can be its candidates."""
-    close = _near_added(reports, added, columns)
+    row = {doc: k for k, doc in enumerate(columns.doc_ids)}
+    close = _near_added(reports, added, columns, row)
     nearby = [r for r, near in zip(reports, close.tolist()) if near]
     marked = np.array([r.doc_id in added for r in nearby], dtype=bool)
     pairs = candidate_pair_array(nearby, rarity[0], marked)
@@ -138,7 +139,7 @@ def seed_partners(
     position[involved] = np.arange(len(involved))
     compared = [nearby[k] for k in involved.tolist()]
     pairs = position[pairs]
-    pairs = pairs[_may_link(compared, rarity, coreference, pairs, columns)]
+    pairs = pairs[_may_link(compared, rarity, coreference, pairs, columns, row)]
     scored = pair_probabilities(_scoring_context(compared, rarity, pairs), coreference, pairs)
     partners = {
         compared[k].doc_id
@@ -150,11 +151,10 @@ def seed_partners(
     return partners, ScoredPairs.of(compared, scored)
 
 
-def _near_added(reports: list[Report], added: set[str], columns: ReportColumns) -> np.ndarray:
+def _near_added(reports: list[Report], added: set[str], columns: ReportColumns, row: dict[str, int]) -> np.ndarray:
     """A mask over ``reports``: the ``added`` ones, and those whose date interval lies within the [clustering]
     ``date_slack_days`` of an added one's or that name a victim or suspect with an added one's last name (read from
-    ``columns``, those of every report)."""
-    row = {doc: k for k, doc in enumerate(columns.doc_ids)}
+    ``columns``, those of every report, at the ``row`` of each document)."""
     rows = np.fromiter((row[r.doc_id] for r in reports), dtype=np.int64, count=len(reports))
     fresh = np.fromiter((r.doc_id in added for r in reports), dtype=bool, count=len(reports))
     first, last = columns.first[rows], columns.last[rows]
@@ -170,12 +170,16 @@ def _near_added(reports: list[Report], added: set[str], columns: ReportColumns) 
 
 
 def _may_link(
-    compared: list[Report], rarity, coreference: CoreferenceModel, pairs: np.ndarray, columns: ReportColumns
+    compared: list[Report],
+    rarity,
+    coreference: CoreferenceModel,
+    pairs: np.ndarray,
+    columns: ReportColumns,
+    row: dict[str, int],
 ) -> np.ndarray:
     """``pair_bound.may_link`` for ``pairs`` of ``compared`` reports, over their rows of ``columns`` (those of every
-    report); no title vector is read."""
+    report, at the ``row`` of each document); no title vector is read."""
     context = PairContext(compared, {}, *rarity)
-    row = {doc: k for k, doc in enumerate(columns.doc_ids)}
     context.use_columns(columns.take([row[r.doc_id] for r in compared]))
     return may_link(context, coreference, pairs, coreference.threshold)
 

@@ -26,7 +26,6 @@ from kg_count.incidents.reports import Report
 from kg_count.incidents.stored_incidents import StoredIncident
 from kg_count.incidents.word_rarity import WordRarity
 from kg_count.io.atomic import atomic_writer
-from kg_count.memory import collector_paused
 
 SUFFIX = ".reports.pickle"
 INCIDENTS_SUFFIX = ".incidents.pickle"
@@ -37,7 +36,7 @@ VERSIONS_SUFFIX = ".versions.pickle"
 def _save(items: list, fingerprint: str, suffix: str, folder: Path | None) -> None:
     """Pickle ``items`` as the file of ``fingerprint`` (whole or not at all); keep the newest such files only."""
     folder = folder or default_pair_cache_folder()
-    with atomic_writer(folder / f"{fingerprint}{suffix}", binary=True) as handle, collector_paused():
+    with atomic_writer(folder / f"{fingerprint}{suffix}", binary=True) as handle:
         pickle.dump(items, handle, protocol=pickle.HIGHEST_PROTOCOL)
     keep_newest(folder, f"*{suffix}")
 
@@ -47,7 +46,7 @@ def _load(fingerprint: str, suffix: str, folder: Path | None, kind: type | tuple
     unreadable or holds anything else."""
     path = (folder or default_pair_cache_folder()) / f"{fingerprint}{suffix}"
     try:
-        with path.open("rb") as handle, collector_paused():
+        with path.open("rb") as handle:
             items = pickle.load(handle)
     except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
         return None
