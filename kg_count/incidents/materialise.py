@@ -186,8 +186,7 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
         from kg_count.incidents.regroup import regroup_added
 
         status(f"regrouping the incidents {len(versions) - len(grouped)} new documents can touch")
-        regroup_added(store, coreference, versions, set(versions) - set(grouped), stamp, earlier)
-        save_versions(built_with, versions, stamp)
+        regroup_added(store, coreference, versions, set(versions) - set(grouped), stamp, earlier, built_with)
         return incident_count(store), True
     status("grouping the store's reports into incidents")
     reports = reports_from_store(store)

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from kg_count.incidents.cluster import PairContext
 
 CHUNK = 1 << 17  # pairs bounded at once
+DOT_CHUNK = 1 << 14  # pairs whose title vectors are gathered at once
 SPHERE_ERROR = 0.01  # the sphere's distance and the ellipsoid's (geodesic) differ by under 0.6 %
 EARTH_RADIUS_KM = 6371.0088
 COSINE_TOLERANCE = 1e-4  # the arrays' cosine may differ from one pair's in the last bits: both bins near an edge
@@ -198,10 +199,20 @@ def _count_weights(columns: ReportColumns, tables: WeightTables, a: np.ndarray, 
     return total
 
 
+def _dots(vectors: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The dot product of rows ``a`` and ``b`` of ``vectors``, each pair's as one row's einsum gives it, over
+    ``DOT_CHUNK`` pairs at a time (gathering the rows of all pairs at once, 300 MB for 100,000 pairs of
+    384 dimensions, took three times as long)."""
+    dots = np.empty(len(a), dtype=vectors.dtype)
+    for start in range(0, len(a), DOT_CHUNK):
+        end = start + DOT_CHUNK
+        dots[start:end] = np.einsum("ij,ij->i", vectors[a[start:end]], vectors[b[start:end]])
+    return dots
+
+
 def _text_weights(columns: ReportColumns, tables: WeightTables, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     total = tables.follow_up[columns.follow_up[a].astype(int) + columns.follow_up[b].astype(int)]
-    dot = np.einsum("ij,ij->i", columns.vectors[a], columns.vectors[b])
-    cosine = dot / (columns.norms[a] * columns.norms[b] + 1e-9)
+    cosine = _dots(columns.vectors, a, b) / (columns.norms[a] * columns.norms[b] + 1e-9)
     near = [
         tables.cosine[_bins(cosine + shift, tables.cosine_edges)] for shift in (-COSINE_TOLERANCE, COSINE_TOLERANCE)
     ]

@@ -31,6 +31,7 @@ import numpy as np
 from rdflib import Literal, URIRef
 
 from kg_count.arrays import sorted_unique
+from kg_count.background import running_beside
 from kg_count.graph.namespaces import GEO, KGC
 from kg_count.incidents.cluster import (
     PairContext,
@@ -57,6 +58,7 @@ from kg_count.incidents.report_cache import (
     save_columns,
     save_incidents,
     save_reports,
+    save_versions,
 )
 from kg_count.incidents.reports import Report, reports_from_store
 from kg_count.incidents.stored_incidents import StoredIncident, stored_incidents, stored_view
@@ -197,18 +199,20 @@ def regroup_added(
     versions: dict[str, str],
     added: set[str],
     stamp: str,
-    earlier_stamp: str | None = None,
+    earlier_stamp: str | None,
+    built_with: str,
 ) -> None:
     """Group the ``added`` documents' reports into the store's incident graph with ``coreference``, regrouping
     only what they touch (see the module docstring); record their content hashes (``versions``) and ``stamp``
     as the graph's fingerprint. The pair probabilities the grouping of ``earlier_stamp`` saved (``pair_cache``),
-    where there are some, spare scoring the pairs the new documents did not change."""
+    where there are some, spare scoring the pairs the new documents did not change. The files the next update reads
+    (``report_cache``: the reports, incidents, pair probabilities and versions, with the models' fingerprint
+    ``built_with``) are saved while the store writes the change."""
     from kg_count.incidents.materialise import reconciled_grouping, scored
 
     version = current_version(store)
     status(f"reading the reports of {len(added)} new documents")
     reports, rarity, columns = current_state(store, added, earlier_stamp)
-    save_reports(reports, stamp)
     save_columns(columns, rarity, stamp)
     by_id = {r.doc_id: r for r in reports}
     old = (load_incidents(earlier_stamp) if earlier_stamp else None) or stored_incidents(store, version)
@@ -235,21 +239,35 @@ def regroup_added(
         for incident, twin in zip(kept, twins[len(fresh) :])
         if sorted(twin) != incident.twins
     ]
+    grouped = {doc: versions[doc] for doc in added}
+    deleted, inserted = _change(store, version, (fresh, kept, removed, rescored, relabelled), grouped, stamp)
+    with running_beside(store.update_graph, version, deleted, inserted):  # the files are saved meanwhile
+        save_reports(reports, stamp)
+        retwinned = [replace(incident, twins=sorted(twin)) for incident, twin in zip(kept, twins[len(fresh) :])]
+        save_incidents([*map(stored_view, fresh), *retwinned], stamp)
+        if saved is not None:
+            saved.without(set(regrouped)).joined(grouping.pairs).save(stamp)
+        save_versions(built_with, versions, stamp)
+
+
+def _change(
+    store: GraphStore, version: URIRef, incidents: tuple, grouped: dict[str, str], stamp: str
+) -> tuple[list[str], set[tuple]]:
+    """The statements to delete from the incident graph ``version`` (as N-Triples) and the triples to insert, for
+    ``incidents``: the fresh ones to write, the kept ones, the ids of the removed ones, the kept ones rescored and
+    those relabelled; ``grouped``: the content hash of each added document; ``stamp``: the graph's fingerprint now."""
+    fresh, kept, removed, rescored, relabelled = incidents
     deleted = incident_triples(store, version, removed)
     scores = [(incident_iri(i.incident_id), p) for i in rescored for p in SCORE_PREDICATES]
     labels = [(incident_iri(i.incident_id), KGC.component) for i in relabelled]
     deleted += stored_triples(store, version, [*scores, *labels, (version, KGC.builtFrom)])
     deleted += orphaned_coordinates(store, version, removed, [*fresh, *kept])
-    inserted = set(incidents_as_triples(fresh, {doc: versions[doc] for doc in added}))
+    inserted = set(incidents_as_triples(fresh, grouped))
     for incident in rescored:
         add_scores(inserted, incident_iri(incident.incident_id), incident)
     inserted.update((incident_iri(i.incident_id), KGC.component, Literal(i.component)) for i in relabelled)
     inserted.add((version, KGC.builtFrom, Literal(stamp)))
-    store.update_graph(version, deleted, inserted)
-    retwinned = [replace(incident, twins=sorted(twin)) for incident, twin in zip(kept, twins[len(fresh) :])]
-    save_incidents([*map(stored_view, fresh), *retwinned], stamp)
-    if saved is not None:
-        saved.without(set(regrouped)).joined(grouping.pairs).save(stamp)
+    return deleted, inserted
 
 
 def changed_twins(
