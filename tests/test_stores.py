@@ -308,3 +308,25 @@ def test_the_incident_fingerprint_is_the_same_in_every_process():
         for seed in ("1", "2")
     }
     assert len(prints) == 1 and len(prints.pop().strip()) == 64
+
+
+@pytest.mark.parametrize("where", ["embedded", "server"])
+def test_a_graph_update_leaves_statements_both_deleted_and_inserted_as_they_are(where, tmp_path, request):
+    from rdflib import Literal, URIRef
+
+    location = tmp_path / "store" if where == "embedded" else request.getfixturevalue("oxigraph_server")
+    name, thing = URIRef("http://example.org/g"), URIRef("http://example.org/thing")
+    count, label, date = (URIRef(f"http://example.org/{p}") for p in ("count", "label", "date"))
+    with GraphStore(location) as store:
+        store.replace_triples(
+            name, [(thing, count, Literal(3)), (thing, label, Literal("old")), (thing, date, Literal(1))]
+        )
+        read = store.statements(f"SELECT ?s ?p ?o WHERE {{ GRAPH {name.n3()} {{ ?s ?p ?o }} }}")
+        assert len(read) == 3
+        kept = [(thing, count, Literal(3)), (thing, label, Literal("new")), (thing, date, Literal(1))]
+        updates, update = [], store._update
+        store._update = lambda text: (updates.append(text), update(text))
+        store.update_graph(name, read, kept)
+        after = store.statements(f"SELECT ?s ?p ?o WHERE {{ GRAPH {name.n3()} {{ ?s ?p ?o }} }}")
+    assert sorted(after) == sorted(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in kept)
+    assert '"old"' in updates[0] and '"new"' in updates[0] and count.n3() not in updates[0]  # only the label moved

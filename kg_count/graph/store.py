@@ -76,9 +76,14 @@ def _open_folder(path: Path, create: bool) -> tuple[Dataset, pyoxigraph.Store]:
     return Dataset(store=OxigraphStore(store=oxigraph), default_union=True), oxigraph
 
 
+def _statements(triples: Iterable[tuple]) -> Iterator[str]:
+    """An N-Triples-like line for each of ``triples`` (rdflib terms), for a SPARQL INSERT or DELETE DATA block."""
+    return (f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in triples)
+
+
 def _triples(triples: Iterable[tuple]) -> str:
-    """N-Triples-like lines of ``triples`` (rdflib terms) for a SPARQL INSERT or DELETE DATA block."""
-    return "\n".join(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in triples)
+    """The lines of ``triples`` (``_statements``) as one block."""
+    return "\n".join(_statements(triples))
 
 
 STRING = str(XSD.string)
@@ -207,13 +212,15 @@ class GraphStore:
         self._update(f"DROP SILENT GRAPH {graph} ;\nINSERT DATA {{ GRAPH {graph} {{\n{_triples(triples)}\n}} }}")
 
     def update_graph(self, name: URIRef, deleted: Iterable[str], inserted: Iterable[tuple]) -> None:
-        """Delete the statements ``deleted`` (N-Triples, as ``statements`` gives them) from the named graph ``name``
-        and add the triples ``inserted``, in one SPARQL update (one transaction, as ``replace_triples``)."""
+        """Delete the statements ``deleted`` (N-Triples, as ``statements`` reads them from the named graph ``name``)
+        from it and add the triples ``inserted``, in one SPARQL update (one transaction, as ``replace_triples``). A
+        statement both deleted and inserted is left as it is: neither written nor removed."""
         graph = name.n3()
-        removed = "\n".join(deleted)
+        removed, added = set(deleted), set(_statements(inserted))
+        both = removed & added
         self._update(
-            f"DELETE DATA {{ GRAPH {graph} {{\n{removed}\n}} }} ;\n"
-            f"INSERT DATA {{ GRAPH {graph} {{\n{_triples(inserted)}\n}} }}"
+            f"DELETE DATA {{ GRAPH {graph} {{\n{chr(10).join(removed - both)}\n}} }} ;\n"
+            f"INSERT DATA {{ GRAPH {graph} {{\n{chr(10).join(added - both)}\n}} }}"
         )
 
     def delete_in_chunks(self, name: URIRef, keep: URIRef | None = None) -> None:

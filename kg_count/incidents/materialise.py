@@ -33,9 +33,8 @@ from kg_count.incidents import (
     reports,
     title_vectors,
 )
-from kg_count.incidents.cluster import Grouping, group_reports, text_rarities
+from kg_count.incidents.cluster import Grouping, ReportCluster, group_reports, text_rarities
 from kg_count.incidents.confidence import MODEL_PATH, incident_features, shipped_model, twin_features
-from kg_count.incidents.pair_cache import EarlierScores
 from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.person_status import PERSON_STATUS_PATH, shipped_person_status_model
 from kg_count.incidents.reconcile import Incident, reconcile
@@ -107,13 +106,16 @@ def reconciled_incidents(
 
 
 def reconciled_grouping(
-    reports, coreference: CoreferenceModel | None = None, rarity=None, earlier: EarlierScores | None = None
+    reports, coreference: CoreferenceModel | None = None, rarity=None
 ) -> tuple[list[Incident], Grouping]:
-    """``reconciled_incidents``, with the whole ``Grouping`` (``earlier``: what an update knows of the pairs,
-    ``pair_cache``; an update's merges are explained only when their incidents are written, ``group_reports``)."""
-    grouping = group_reports(reports, coreference, rarity=rarity, earlier=earlier, explain_later=earlier is not None)
-    incidents = [reconcile(group, min(r.doc_id for r in group.reports)) for group in grouping.clusters]
-    return incidents, grouping
+    """``reconciled_incidents``, with the whole ``Grouping``."""
+    grouping = group_reports(reports, coreference, rarity=rarity)
+    return [reconcile(group, incident_id(group)) for group in grouping.clusters], grouping
+
+
+def incident_id(cluster: ReportCluster) -> str:
+    """The id of the incident a cluster of reports makes: its smallest document id."""
+    return min(r.doc_id for r in cluster.reports)
 
 
 def incidents_of(reports, model=None, coreference: CoreferenceModel | None = None) -> list[Incident]:

@@ -37,6 +37,7 @@ from kg_count.incidents.cluster import (
     PairContext,
     ReportCluster,
     candidate_pair_array,
+    group_reports,
     pair_probabilities,
     pair_rows,
 )
@@ -208,7 +209,7 @@ def regroup_added(
     where there are some, spare scoring the pairs the new documents did not change. The files the next update reads
     (``report_cache``: the reports, incidents, pair probabilities and versions, with the models' fingerprint
     ``built_with``) are saved while the store writes the change."""
-    from kg_count.incidents.materialise import reconciled_grouping, scored
+    from kg_count.incidents.materialise import incident_id, scored
 
     version = current_version(store)
     status(f"reading the reports of {len(added)} new documents")
@@ -226,10 +227,12 @@ def regroup_added(
     saved = ScoredPairs.load(earlier_stamp) if earlier_stamp else None
     earlier = EarlierScores(saved, component_of, changes.added, changes.reread) if saved is not None else None
     status(f"regrouping {len(regrouped)} reports of {len(components)} link components")
-    fresh, grouping = reconciled_grouping([by_id[doc] for doc in regrouped], coreference, rarity, earlier)
+    regrouping = [by_id[doc] for doc in regrouped]
+    grouping = group_reports(regrouping, coreference, rarity=rarity, earlier=earlier, explain_later=saved is not None)
     release_freed_memory()  # the grouping's pair probabilities, before the update's text is built
-    same = unchanged_incidents(old, fresh, grouping.clusters, added, changes.reread)
-    fresh, clusters, removed, kept = _replaced(old, components, fresh, grouping.clusters, same)
+    same = unchanged_incidents(old, grouping.clusters, added, changes.reread)
+    clusters, removed, kept = _replaced(old, components, grouping.clusters, same)
+    fresh = [reconcile(cluster, incident_id(cluster)) for cluster in clusters]
     relabelled = [i for i in kept if i.component != old[i.incident_id].component]
     status(f"writing {len(fresh)} new or changed incidents in place of {len(removed)}")
     twins = changed_twins(fresh, [g.reports[0].family for g in clusters], kept, [old[i] for i in removed])
@@ -313,37 +316,40 @@ def current_state(
 
 
 def _replaced(
-    old: dict[str, StoredIncident], components: set[str], fresh: list, clusters: list, same: dict[str, str]
-) -> tuple[list, list, set[str], list[StoredIncident]]:
-    """The ``fresh`` incidents (with their ``clusters``) to write, the ``old`` incident ids they replace (those of
-    the regrouped ``components`` that are not ``same``, ``unchanged_incidents``), and the old incidents that
-    stay, each with its component now."""
-    changed = [n for n, incident in enumerate(fresh) if incident.incident_id not in same]
+    old: dict[str, StoredIncident], components: set[str], clusters: list[ReportCluster], same: dict[str, str]
+) -> tuple[list[ReportCluster], set[str], list[StoredIncident]]:
+    """The ``clusters`` of a regrouping whose incidents are to be written, the ``old`` incident ids they replace
+    (those of the regrouped ``components`` that are not ``same``, ``unchanged_incidents``), and the old incidents
+    that stay, each with its component now."""
+    from kg_count.incidents.materialise import incident_id
+
+    changed = [cluster for cluster in clusters if incident_id(cluster) not in same]
     removed = {i.incident_id for i in old.values() if i.component in components and i.incident_id not in same}
     kept = [
         replace(incident, component=same.get(incident.incident_id, incident.component))
         for incident in old.values()
         if incident.incident_id not in removed
     ]
-    return [fresh[n] for n in changed], [clusters[n] for n in changed], removed, kept
+    return changed, removed, kept
 
 
 def unchanged_incidents(
-    old: dict[str, StoredIncident], fresh: list, clusters: list[ReportCluster], added: set[str], reread
+    old: dict[str, StoredIncident], clusters: list[ReportCluster], added: set[str], reread
 ) -> dict[str, str]:
-    """Of the ``fresh`` incidents (reconciled from ``clusters``) a regrouping made, those whose graph is an
-    ``old`` incident's but for its component (the id of the link component, which a new document can join to
-    another): the same documents, none of them ``added``, and no pair of them whose features a moved word
-    rarity may have changed (in ``reread``), so that their grouping read the same pairs and reconciled the
-    same reports. Returns their ids with their components now; their triples need not be written again."""
-    candidates = {
-        incident.incident_id: cluster.component
-        for incident, cluster in zip(fresh, clusters)
-        if incident.incident_id in old
-        and incident.doc_ids == old[incident.incident_id].doc_ids
-        and not added.intersection(incident.doc_ids)
-    }
-    holder = {doc: incident_id for incident_id in candidates for doc in old[incident_id].doc_ids}
+    """Of the incidents a regrouping's ``clusters`` make, those whose graph is an ``old`` incident's but for its
+    component (the id of the link component, which a new document can join to another): the same documents, none
+    of them ``added``, and no pair of them whose features a moved word rarity may have changed (in ``reread``), so
+    that their grouping read the same pairs and reconciled the same reports. Returns their ids with their
+    components now; their triples need not be written again (nor their clusters reconciled)."""
+    from kg_count.incidents.materialise import incident_id
+
+    candidates = {}
+    for cluster in clusters:
+        doc_ids = [r.doc_id for r in cluster.reports]  # sorted, as the old incidents' are
+        key = incident_id(cluster)
+        if key in old and doc_ids == old[key].doc_ids and not added.intersection(doc_ids):
+            candidates[key] = cluster.component
+    holder = {doc: key for key in candidates for doc in old[key].doc_ids}
     for a, b in reread:
         if holder.get(a) is not None and holder.get(a) == holder.get(b):
             candidates.pop(holder[a], None)
