@@ -14,6 +14,7 @@ BOTTOM = {
     "interrupts",
     "geography",
     "memory",
+    "background",
     "arrays",
     "resources",
     "__init__",

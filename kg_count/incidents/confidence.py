@@ -19,6 +19,7 @@ weights of its match features, so the graph holds the incident part and SPARQL r
 from __future__ import annotations
 
 import datetime as dt
+from bisect import bisect_left, bisect_right
 import logging
 import math
 import re
@@ -235,24 +236,22 @@ def context_features(candidates: Sequence) -> list[list[str]]:
 def twin_features(incidents: Sequence, families: Sequence[str]) -> list[list[str]]:
     """For each incident (``reconcile.Incident``, of kind ``families[i]``): whether a larger incident of its
     kind in the same city lies within a day or a week of it (a piece of one incident split off, or a
-    follow-up story dated later)."""
+    follow-up story dated later). Each incident is compared with those of its city dated within a week of it."""
     by_city: dict[tuple, list[int]] = {}
     for n, incident in enumerate(incidents):
         if incident.city_iri:
             by_city.setdefault((families[n], incident.city_iri), []).append(n)
     found: list[list[str]] = [[] for _ in incidents]
     for members in by_city.values():
-        for n in members:
-            here = incidents[n]
-            rank = (len(here.doc_ids), here.incident_id)
-            gaps = [
-                abs((incidents[m].date - here.date).days)
-                for m in members
-                if m != n and (len(incidents[m].doc_ids), incidents[m].incident_id) > rank
-            ]
+        members.sort(key=lambda m: incidents[m].date)
+        days = [incidents[m].date.toordinal() for m in members]
+        ranks = [(len(incidents[m].doc_ids), incidents[m].incident_id) for m in members]
+        for k, n in enumerate(members):
+            week = range(bisect_left(days, days[k] - 7), bisect_right(days, days[k] + 7))
+            gaps = [abs(days[j] - days[k]) for j in week if j != k and ranks[j] > ranks[k]]
             if any(gap <= 1 for gap in gaps):
                 found[n].append("twin:larger_within_day")
-            elif any(gap <= 7 for gap in gaps):
+            elif gaps:
                 found[n].append("twin:larger_within_week")
     return found
 
