@@ -161,7 +161,8 @@ def candidate_pair_array(
         blocks.append(pairs[:, 0] * size + pairs[:, 1])
 
     for members in by_name.values():
-        keep(_all_pairs(members, touching))
+        if touching is None or touching[members].any():  # a group with no marked report forms no pair
+            keep(_all_pairs(members, touching))
     stateless = np.zeros(len(reports), dtype=bool)
     for states in by_state.values():
         stateless[states.get(None, [])] = True
