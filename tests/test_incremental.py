@@ -15,6 +15,7 @@ from kg_count.graph.loader import build_store
 from kg_count.graph.namespaces import KGC
 from kg_count.graph.store import GraphStore
 from kg_count.incidents import cluster, materialise, pair_cache, regroup, report_cache
+from kg_count.incidents import reports as reports_module
 from kg_count.incidents.coreference_model import shipped_coreference_model
 from kg_count.incidents.incident_versions import current_triples, current_version
 from kg_count.incidents.materialise import ensure_incidents
@@ -270,3 +271,16 @@ def test_an_update_whose_documents_report_no_incident_leaves_the_incidents_as_th
     changed = incident_graph_quads(store) ^ before
     assert any("weather-1" in str(triple[0]) for triple in changed)  # its grouped version
     assert all("weather-1" in str(triple[0]) or triple[1] == KGC.builtFrom for triple in changed)
+
+
+def test_the_reports_of_some_documents_are_those_every_report_read_holds(documents, tmp_path, monkeypatch):
+    """Reports read for given documents (their graphs named a few to a query) are those read for all, in order."""
+    store = tmp_path / "store"
+    build_store(built(documents[:12], tmp_path, "some"), store, cache=default_record_cache_path())
+    monkeypatch.setattr(reports_module, "GRAPHS_A_QUERY", 3)
+    with GraphStore(store) as opened:
+        everything = reports_from_store(opened)
+        chosen = [r.doc_id for r in everything][::2] + ["not-in-the-store"]
+        assert len(chosen) > 2 * reports_module.GRAPHS_A_QUERY
+        assert reports_from_store(opened, chosen) == [r for r in everything if r.doc_id in chosen]
+        assert any(r.people for r in everything)
