@@ -218,9 +218,10 @@ class GraphStore:
         graph = name.n3()
         removed, added = set(deleted), set(_statements(inserted))
         both = removed & added
+        removed_lines, added_lines = "\n".join(removed - both), "\n".join(added - both)
         self._update(
-            f"DELETE DATA {{ GRAPH {graph} {{\n{chr(10).join(removed - both)}\n}} }} ;\n"
-            f"INSERT DATA {{ GRAPH {graph} {{\n{chr(10).join(added - both)}\n}} }}"
+            f"DELETE DATA {{ GRAPH {graph} {{\n{removed_lines}\n}} }} ;\n"
+            f"INSERT DATA {{ GRAPH {graph} {{\n{added_lines}\n}} }}"
         )
 
     def delete_in_chunks(self, name: URIRef, keep: URIRef | None = None) -> None:

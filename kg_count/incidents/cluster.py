@@ -63,6 +63,11 @@ class ReportCluster:
     merges: list[Merge] = field(default_factory=list)
     component: str = ""
 
+    @property
+    def incident_id(self) -> str:
+        """The id of the incident the cluster makes: its smallest document id."""
+        return min(r.doc_id for r in self.reports)
+
 
 @dataclass
 class PairScores:

@@ -33,7 +33,7 @@ from kg_count.incidents import (
     reports,
     title_vectors,
 )
-from kg_count.incidents.cluster import Grouping, ReportCluster, group_reports, text_rarities
+from kg_count.incidents.cluster import Grouping, group_reports, text_rarities
 from kg_count.incidents.confidence import MODEL_PATH, incident_features, shipped_model, twin_features
 from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.person_status import PERSON_STATUS_PATH, shipped_person_status_model
@@ -110,12 +110,7 @@ def reconciled_grouping(
 ) -> tuple[list[Incident], Grouping]:
     """``reconciled_incidents``, with the whole ``Grouping``."""
     grouping = group_reports(reports, coreference, rarity=rarity)
-    return [reconcile(group, incident_id(group)) for group in grouping.clusters], grouping
-
-
-def incident_id(cluster: ReportCluster) -> str:
-    """The id of the incident a cluster of reports makes: its smallest document id."""
-    return min(r.doc_id for r in cluster.reports)
+    return [reconcile(group, group.incident_id) for group in grouping.clusters], grouping
 
 
 def incidents_of(reports, model=None, coreference: CoreferenceModel | None = None) -> list[Incident]:

@@ -209,7 +209,7 @@ def regroup_added(
     where there are some, spare scoring the pairs the new documents did not change. The files the next update reads
     (``report_cache``: the reports, incidents, pair probabilities and versions, with the models' fingerprint
     ``built_with``) are saved while the store writes the change."""
-    from kg_count.incidents.materialise import incident_id, scored
+    from kg_count.incidents.materialise import scored
 
     version = current_version(store)
     status(f"reading the reports of {len(added)} new documents")
@@ -232,7 +232,7 @@ def regroup_added(
     release_freed_memory()  # the grouping's pair probabilities, before the update's text is built
     same = unchanged_incidents(old, grouping.clusters, added, changes.reread)
     clusters, removed, kept = _replaced(old, components, grouping.clusters, same)
-    fresh = [reconcile(cluster, incident_id(cluster)) for cluster in clusters]
+    fresh = [reconcile(cluster, cluster.incident_id) for cluster in clusters]
     relabelled = [i for i in kept if i.component != old[i.incident_id].component]
     status(f"writing {len(fresh)} new or changed incidents in place of {len(removed)}")
     twins = changed_twins(fresh, [g.reports[0].family for g in clusters], kept, [old[i] for i in removed])
@@ -321,9 +321,7 @@ def _replaced(
     """The ``clusters`` of a regrouping whose incidents are to be written, the ``old`` incident ids they replace
     (those of the regrouped ``components`` that are not ``same``, ``unchanged_incidents``), and the old incidents
     that stay, each with its component now."""
-    from kg_count.incidents.materialise import incident_id
-
-    changed = [cluster for cluster in clusters if incident_id(cluster) not in same]
+    changed = [cluster for cluster in clusters if cluster.incident_id not in same]
     removed = {i.incident_id for i in old.values() if i.component in components and i.incident_id not in same}
     kept = [
         replace(incident, component=same.get(incident.incident_id, incident.component))
@@ -341,12 +339,10 @@ def unchanged_incidents(
     of them ``added``, and no pair of them whose features a moved word rarity may have changed (in ``reread``), so
     that their grouping read the same pairs and reconciled the same reports. Returns their ids with their
     components now; their triples need not be written again (nor their clusters reconciled)."""
-    from kg_count.incidents.materialise import incident_id
-
     candidates = {}
     for cluster in clusters:
         doc_ids = [r.doc_id for r in cluster.reports]  # sorted, as the old incidents' are
-        key = incident_id(cluster)
+        key = cluster.incident_id
         if key in old and doc_ids == old[key].doc_ids and not added.intersection(doc_ids):
             candidates[key] = cluster.component
     holder = {doc: key for key in candidates for doc in old[key].doc_ids}
