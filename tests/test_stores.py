@@ -330,3 +330,25 @@ def test_a_graph_update_leaves_statements_both_deleted_and_inserted_as_they_are(
         after = store.statements(f"SELECT ?s ?p ?o WHERE {{ GRAPH {name.n3()} {{ ?s ?p ?o }} }}")
     assert sorted(after) == sorted(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in kept)
     assert '"old"' in updates[0] and '"new"' in updates[0] and count.n3() not in updates[0]  # only the label moved
+
+
+@pytest.mark.parametrize("where", ["embedded", "server"])
+def test_document_versions_name_every_complete_graph_with_its_hash_or_none(where, tmp_path, request):
+    from rdflib import Literal
+
+    from kg_count.graph.document_graph import document_iri
+    from kg_count.graph.namespaces import KGC
+
+    location = tmp_path / "store" if where == "embedded" else request.getfixturevalue("oxigraph_server")
+    marked, hashed = (KGC.pipelineVersion, Literal("7")), (KGC.contentHash, Literal("abc"))
+    with GraphStore(location) as store:
+
+        def named(doc_id: str, *facts: tuple) -> None:
+            doc = document_iri(doc_id)
+            store.replace_triples(doc, [(doc, KGC.docId, Literal(doc_id)), *((doc, *fact) for fact in facts)])
+
+        named("d1", marked, hashed)
+        assert store.document_versions() == {"d1": "abc"}
+        named("d2", marked)  # written before hashes were
+        assert store.document_versions() == {"d1": "abc", "d2": ""}
+        assert store.document_versions(["d2", "d3"]) == {"d2": ""}

@@ -177,14 +177,19 @@ class GraphStore:
 
     def _marked_graphs(self, doc: URIRef | None) -> Iterator[tuple[str, str]]:
         """(graph name, content hash) of each document graph holding its completion marker (``doc``'s alone, when
-        given), from the embedded store's quad index."""
+        given), from the embedded store's quad index. A graph is written in one transaction, so one holding a
+        content hash holds its marker: when as many graphs hold a marker as hold a hash (``document_count``, which
+        reads no names), the hashes alone name them and the markers need not be read (half the time)."""
         node = None if doc is None else pyoxigraph.NamedNode(str(doc))
         marker, content = (pyoxigraph.NamedNode(str(p)) for p in (KGC.pipelineVersion, KGC.contentHash))
         quads = self._oxigraph.quads_for_pattern
-        complete = {q.graph_name.value for q in quads(node, marker, None, node) if q.subject == q.graph_name}
         hashes = {
             q.graph_name.value: q.object.value for q in quads(node, content, None, node) if q.subject == q.graph_name
         }
+        if doc is not None or len(hashes) != self.document_count():
+            complete = {q.graph_name.value for q in quads(node, marker, None, node) if q.subject == q.graph_name}
+        else:
+            complete = hashes.keys()
         return ((graph, hashes.get(graph, "")) for graph in sorted(complete))
 
     def add(self, record: DocumentRecord, content_hash: str | None = None, lead: str | None = None) -> int:

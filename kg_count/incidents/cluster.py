@@ -151,14 +151,15 @@ def candidate_pair_array(
     by_state: dict[str, dict[str | None, list[int]]] = {}
     by_name: dict[tuple[str, str], list[int]] = {}
     by_rare_word: dict[tuple[str, str], list[int]] = {}
-    scale, bridge = chosen.rarity_scale, chosen.state_bridge_rarity
+    bridging = _bridging_words(reports, rarity, touching)
     for i, report in enumerate(reports):
-        by_state.setdefault(report.family, {}).setdefault(report.state_iri, []).append(i)
+        family = report.family
+        by_state.setdefault(family, {}).setdefault(report.state_iri, []).append(i)
         for name in {p.last_name.lower() for p in report.named_participants}:
-            by_name.setdefault((report.family, name), []).append(i)
+            by_name.setdefault((family, name), []).append(i)
         for word in content_words(report.title) if rarity else ():
-            if rarity.of(word, scale) >= bridge:
-                by_rare_word.setdefault((report.family, word), []).append(i)
+            if bridging(family, word):
+                by_rare_word.setdefault((family, word), []).append(i)
     size = max(len(reports), 1)
     blocks = [np.zeros(0, dtype=np.int64)]  # each block's pairs as codes i * size + j, kept while the others form
 
@@ -184,6 +185,20 @@ def candidate_pair_array(
     del blocks[:]
     codes = sorted_unique(codes, in_place=True)
     return np.stack([codes // size, codes % size], axis=1)
+
+
+def _bridging_words(reports: Sequence[Report], rarity: WordRarity | None, touching: np.ndarray | None):
+    """Whether a title word of a report of some kind may bridge two states (at least [clustering]
+    ``state_bridge_rarity`` rare by ``rarity``); with ``touching``, only the words of a marked report of that kind
+    (a group of reports sharing a word forms a pair only with a marked report), looked up without weighing the
+    rarity of each word of every report."""
+    chosen = settings().clustering
+    scale, bridge = chosen.rarity_scale, chosen.state_bridge_rarity
+    if rarity is None or touching is None:
+        return lambda family, word: rarity.of(word, scale) >= bridge
+    marked = (reports[k] for k in np.flatnonzero(touching).tolist())
+    rare = {(r.family, w) for r in marked for w in content_words(r.title) if rarity.of(w, scale) >= bridge}
+    return lambda family, word: (family, word) in rare
 
 
 def pair_rows(pairs: np.ndarray, chunk: int = 1 << 16) -> Iterator[tuple[int, int]]:

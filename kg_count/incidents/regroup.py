@@ -58,6 +58,7 @@ from kg_count.incidents.report_cache import (
     load_reports,
     save_columns,
     save_incidents,
+    save_report_changes,
     save_reports,
     save_versions,
 )
@@ -142,7 +143,7 @@ def seed_partners(
     position[involved] = np.arange(len(involved))
     compared = [nearby[k] for k in involved.tolist()]
     pairs = position[pairs]
-    pairs = pairs[_may_link(compared, rarity, coreference, pairs, columns, row)]
+    pairs = pairs[_may_link(reports, compared, rarity, coreference, pairs, columns, row)]
     scored = pair_probabilities(_scoring_context(compared, rarity, pairs), coreference, pairs)
     partners = {
         compared[k].doc_id
@@ -173,6 +174,7 @@ def _near_added(reports: list[Report], added: set[str], columns: ReportColumns, 
 
 
 def _may_link(
+    reports: list[Report],
     compared: list[Report],
     rarity,
     coreference: CoreferenceModel,
@@ -180,11 +182,13 @@ def _may_link(
     columns: ReportColumns,
     row: dict[str, int],
 ) -> np.ndarray:
-    """``pair_bound.may_link`` for ``pairs`` of ``compared`` reports, over their rows of ``columns`` (those of every
-    report, at the ``row`` of each document); no title vector is read."""
-    context = PairContext(compared, {}, *rarity)
-    context.use_columns(columns.take([row[r.doc_id] for r in compared]))
-    return may_link(context, coreference, pairs, coreference.threshold)
+    """``pair_bound.may_link`` for ``pairs`` of ``compared`` reports, over ``columns`` (those of every one of
+    ``reports``, at the ``row`` of each document) as they are: no row is copied and no title vector read."""
+    by_id = {r.doc_id: r for r in reports}
+    context = PairContext([by_id[doc] for doc in columns.doc_ids], {}, *rarity)
+    context.use_columns(columns)
+    rows = np.fromiter((row[r.doc_id] for r in compared), dtype=np.int64, count=len(compared))
+    return may_link(context, coreference, rows[pairs], coreference.threshold)
 
 
 def _scoring_context(compared: list[Report], rarity, pairs: np.ndarray) -> PairContext:
@@ -245,7 +249,10 @@ def regroup_added(
     grouped = {doc: versions[doc] for doc in added}
     deleted, inserted = _change(store, version, (fresh, kept, removed, rescored, relabelled), grouped, stamp)
     with running_beside(store.update_graph, version, deleted, inserted):  # the files are saved meanwhile
-        save_reports(reports, stamp)
+        if earlier_stamp is None:
+            save_reports(reports, stamp)
+        else:
+            save_report_changes(reports, added, earlier_stamp, stamp)
         retwinned = [replace(incident, twins=sorted(twin)) for incident, twin in zip(kept, twins[len(fresh) :])]
         save_incidents([*map(stored_view, fresh), *retwinned], stamp)
         if saved is not None:
