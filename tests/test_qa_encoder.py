@@ -140,3 +140,23 @@ def test_title_vectors_read_the_same_encoded_or_from_the_cache(tmp_path):
     cached = sentence_vectors(titles, tmp_path / "vectors.sqlite")
     assert list(fresh) == sorted(titles)
     assert all(np.array_equal(fresh[t], cached[t]) and fresh[t].dtype == np.float32 for t in titles)
+
+
+def test_titles_encoded_beside_are_cached_as_encoding_them_here_gives(tmp_path):
+    from kg_count.incidents.title_vectors import encoded_beside, sentence_vectors, uncached
+
+    titles = ["Man shot outside a bar on Main Street", "Two wounded in a drive-by shooting", ""]
+    beside, here = tmp_path / "beside.sqlite", tmp_path / "here.sqlite"
+    with encoded_beside(titles, beside):
+        assert uncached(titles, here) == sorted(titles[:2])
+    assert uncached(titles, beside) == []  # the process encoded them into the file
+    read, encoded = sentence_vectors(titles, beside), sentence_vectors(titles, here)
+    assert list(read) == sorted(titles[:2]) and all(np.array_equal(read[t], encoded[t]) for t in titles[:2])
+
+
+def test_a_block_that_raises_beside_the_encoding_raises_its_own_error(tmp_path):
+    from kg_count.incidents.title_vectors import encoded_beside
+
+    with pytest.raises(KeyError, match="stopped"):
+        with encoded_beside(["Man shot outside a bar on Main Street"], tmp_path / "vectors.sqlite"):
+            raise KeyError("stopped")

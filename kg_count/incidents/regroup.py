@@ -31,6 +31,7 @@ import numpy as np
 from rdflib import Literal, URIRef
 
 from kg_count.arrays import sorted_unique
+from kg_count.geography import gazetteer
 from kg_count.background import running_beside
 from kg_count.graph.namespaces import GEO, KGC
 from kg_count.incidents.cluster import (
@@ -47,7 +48,7 @@ from kg_count.incidents.incident_graph import SCORE_PREDICATES, add_scores, inci
 from kg_count.incidents.incident_versions import current_version
 from kg_count.incidents.pair_bound import may_link
 from kg_count.incidents.report_columns import ReportColumns
-from kg_count.incidents.title_vectors import sentence_vectors
+from kg_count.incidents.title_vectors import encoded_beside, sentence_vectors
 from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
 from kg_count.incidents.pair_features import rarity_edges
 from kg_count.incidents.reconcile import reconcile
@@ -59,7 +60,6 @@ from kg_count.incidents.report_cache import (
     save_columns,
     save_incidents,
     save_report_changes,
-    save_reports,
     save_versions,
 )
 from kg_count.incidents.reports import Report, reports_from_store
@@ -249,10 +249,7 @@ def regroup_added(
     grouped = {doc: versions[doc] for doc in added}
     deleted, inserted = _change(store, version, (fresh, kept, removed, rescored, relabelled), grouped, stamp)
     with running_beside(store.update_graph, version, deleted, inserted):  # the files are saved meanwhile
-        if earlier_stamp is None:
-            save_reports(reports, stamp)
-        else:
-            save_report_changes(reports, added, earlier_stamp, stamp)
+        save_report_changes(reports, added, earlier_stamp, stamp)
         retwinned = [replace(incident, twins=sorted(twin)) for incident, twin in zip(kept, twins[len(fresh) :])]
         save_incidents([*map(stored_view, fresh), *retwinned], stamp)
         if saved is not None:
@@ -300,13 +297,20 @@ def current_reports(
 ) -> tuple[list[Report], list[Report] | None]:
     """Every report of the store, by document id: those of the ``added`` documents read from the store, the others
     from the reports saved with the grouping of ``earlier_stamp`` (``report_cache``), or all from the store when
-    none were saved; and the saved reports the ``added`` documents replace (None when none were saved)."""
-    saved = load_reports(earlier_stamp) if earlier_stamp else None
+    none were saved; and the saved reports the ``added`` documents replace (None when none were saved). The new
+    reports' titles are encoded in another process (``title_vectors.encoded_beside``) while the saved reports and
+    the gazetteer are read."""
+    if not earlier_stamp:
+        return reports_from_store(store), None
+    fresh = reports_from_store(store, added)
+    with encoded_beside(r.title for r in fresh):
+        saved = load_reports(earlier_stamp)
+        gazetteer()  # the new reports' columns place them
     if saved is None:
         return reports_from_store(store), None
     earlier = [report for doc, report in saved.items() if doc not in added]
     replaced = [report for doc, report in saved.items() if doc in added]
-    return sorted([*earlier, *reports_from_store(store, added)], key=lambda r: r.doc_id), replaced
+    return sorted([*earlier, *fresh], key=lambda r: r.doc_id), replaced
 
 
 def current_state(

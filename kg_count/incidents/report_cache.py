@@ -95,14 +95,17 @@ def load_reports(fingerprint: str, folder: Path | None = None) -> dict[str, Repo
 
 
 def save_report_changes(
-    reports: Sequence[Report], changed: set[str], earlier: str, fingerprint: str, folder: Path | None = None
+    reports: Sequence[Report], changed: set[str], earlier: str | None, fingerprint: str, folder: Path | None = None
 ) -> None:
     """Write ``reports`` (every report of the grouping of ``fingerprint``) as the reports file of ``fingerprint``:
     as changes (``ReportChanges``) to the whole file that the reports saved for ``earlier`` are or rest on, the
     ``changed`` ones (document ids of the reports new or read again since ``earlier``) and those that earlier
-    changes held; whole when there is no such file or the changes would hold more than a ``WHOLE_SHARE``th of the
-    reports. ``reports`` must be those of ``earlier`` but for the ``changed`` ones."""
+    changes held; whole when there is no such file (or no ``earlier``) or the changes would hold more than a
+    ``WHOLE_SHARE``th of the reports. ``reports`` must be those of ``earlier`` but for the ``changed`` ones."""
     folder = folder or default_pair_cache_folder()
+    if earlier is None:
+        save_reports(reports, fingerprint, folder)
+        return
     before = _changes(earlier, folder)
     base = earlier if before is None else before.base
     since = set(changed) | ({r.doc_id for r in before.reports} if before is not None else set())

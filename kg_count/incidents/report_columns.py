@@ -228,8 +228,9 @@ class ReportColumns:
         return found
 
     def without(self, doc_ids: set[str]) -> "ReportColumns":
-        """The columns of the reports not in ``doc_ids``."""
-        return self.take([k for k, doc in enumerate(self.doc_ids) if doc not in doc_ids])
+        """The columns of the reports not in ``doc_ids`` (these columns themselves when none is)."""
+        rows = [k for k, doc in enumerate(self.doc_ids) if doc not in doc_ids]
+        return self if len(rows) == len(self.doc_ids) else self.take(rows)
 
     def joined(self, other: "ReportColumns", rarity: tuple[WordRarity, WordRarity]) -> "ReportColumns":
         """These reports' columns followed by ``other``'s (none of them here), as ``of`` gives them for the two

@@ -3,15 +3,19 @@
 Document coreference compares two reports' titles by the cosine of their sentence vectors. A
 title is encoded once per machine: vectors are kept (float16) in a SQLite file keyed by the
 SHA-256 of the encoder's name and the text, so rebuilding a store's incidents encodes nothing new.
-Titles not cached are encoded in batches (``Encoder.sentence_vectors``).
+Titles not cached are encoded in batches (``Encoder.sentence_vectors``); ``encoded_beside`` encodes them in a
+forked process while the caller does other work, for a later ``sentence_vectors`` to read from the cache.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import signal
+from contextlib import contextmanager
+from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import numpy as np
 
@@ -58,6 +62,46 @@ def sentence_vectors(texts: Iterable[str], cache: Path | None = None) -> dict[st
                     found[text] = kept.astype(np.float32)
                 bar.update(len(chunk))
     return found
+
+
+def uncached(texts: Iterable[str], cache: Path | None = None) -> list[str]:
+    """The distinct non-empty ``texts`` whose vectors the cache at ``cache`` (default ``default_vector_cache_path()``)
+    does not hold yet, sorted."""
+    with SqliteCache(
+        cache or default_vector_cache_path(), "vectors", "vector", kind="BLOB", what="sentence-vector cache"
+    ) as stored:
+        return [t for t in sorted({t for t in texts if t.strip()}) if stored.get(_key(t)) is None]
+
+
+@contextmanager
+def encoded_beside(texts: Iterable[str], cache: Path | None = None) -> Iterator[None]:
+    """Encode the ``texts`` the cache does not hold (``uncached``) into it in a forked process while the block runs,
+    and wait for it on leaving the block, raising what it raised: a ``sentence_vectors`` of them after the block
+    reads them from the cache. The process's matrix products take one core, leaving the caller the others. A block
+    that raises ends the process. Where processes cannot be forked, or none is missing, the block just runs
+    (``sentence_vectors`` encodes them later)."""
+    missing = uncached(texts, cache)
+    if not missing or "fork" not in get_all_start_methods():
+        yield
+        return
+    with get_context("fork").Pool(1, initializer=_start_encoding) as pool:
+        pending = pool.apply_async(_encode, (missing, cache))
+        yield  # a block that raises leaves the pool, which ends the process
+        pending.get()  # waits; raises what the process raised
+
+
+def _start_encoding() -> None:
+    """The encoding process's start: Ctrl-C is left to the caller, and its matrix products take one core."""
+    from threadpoolctl import threadpool_limits
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.environ["TOKENIZERS_PARALLELISM"] = "false"  # forked: the tokenizer's own threads would not be there
+    threadpool_limits(1)
+
+
+def _encode(texts: list[str], cache: Path | None) -> int:
+    """Encode ``texts`` into the cache (``sentence_vectors``); the number encoded (the vectors stay in the file)."""
+    return len(sentence_vectors(texts, cache))
 
 
 def cosine(a: np.ndarray | None, b: np.ndarray | None) -> float | None:
