@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -160,3 +162,17 @@ def test_a_block_that_raises_beside_the_encoding_raises_its_own_error(tmp_path):
     with pytest.raises(KeyError, match="stopped"):
         with encoded_beside(["Man shot outside a bar on Main Street"], tmp_path / "vectors.sqlite"):
             raise KeyError("stopped")
+
+
+def _dies(*_) -> None:
+    os._exit(1)
+
+
+def test_an_encoding_process_that_dies_leaves_the_titles_to_be_encoded_later(tmp_path, monkeypatch):
+    from kg_count.incidents import title_vectors
+
+    titles = ["Man shot outside a bar on Main Street"]
+    monkeypatch.setattr(title_vectors, "_encode", _dies)
+    with title_vectors.encoded_beside(titles, tmp_path / "vectors.sqlite"):
+        pass
+    assert title_vectors.uncached(titles, tmp_path / "vectors.sqlite") == titles

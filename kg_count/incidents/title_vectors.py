@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
@@ -77,17 +79,23 @@ def uncached(texts: Iterable[str], cache: Path | None = None) -> list[str]:
 def encoded_beside(texts: Iterable[str], cache: Path | None = None) -> Iterator[None]:
     """Encode the ``texts`` the cache does not hold (``uncached``) into it in a forked process while the block runs,
     and wait for it on leaving the block, raising what it raised: a ``sentence_vectors`` of them after the block
-    reads them from the cache. The process's matrix products take one core, leaving the caller the others. A block
-    that raises ends the process. Where processes cannot be forked, or none is missing, the block just runs
-    (``sentence_vectors`` encodes them later)."""
+    reads them from the cache. The process's matrix products take one core, leaving the caller the others. Where
+    processes cannot be forked, none is missing, or the process dies (killed, out of memory), the block just runs
+    and ``sentence_vectors`` encodes what is missing later, here."""
     missing = uncached(texts, cache)
     if not missing or "fork" not in get_all_start_methods():
         yield
         return
-    with get_context("fork").Pool(1, initializer=_start_encoding) as pool:
-        pending = pool.apply_async(_encode, (missing, cache))
-        yield  # a block that raises leaves the pool, which ends the process
-        pending.get()  # waits; raises what the process raised
+    executor = ProcessPoolExecutor(1, mp_context=get_context("fork"), initializer=_start_encoding)
+    try:
+        pending = executor.submit(_encode, missing, cache)
+        yield
+        try:
+            pending.result()
+        except BrokenProcessPool:
+            pass
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _start_encoding() -> None:
