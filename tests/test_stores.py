@@ -352,3 +352,20 @@ def test_document_versions_name_every_complete_graph_with_its_hash_or_none(where
         named("d2", marked)  # written before hashes were
         assert store.document_versions() == {"d1": "abc", "d2": ""}
         assert store.document_versions(["d2", "d3"]) == {"d2": ""}
+
+
+@pytest.mark.parametrize("where", ["embedded", "server"])
+def test_replacing_a_graph_leaves_only_its_new_triples_whether_or_not_it_was_there(where, tmp_path, request):
+    from rdflib import Literal, URIRef
+
+    location = tmp_path / "store" if where == "embedded" else request.getfixturevalue("oxigraph_server")
+    name, thing, label = (URIRef(f"http://example.org/{p}") for p in ("g", "thing", "label"))
+    query = f"SELECT ?s ?p ?o WHERE {{ GRAPH {name.n3()} {{ ?s ?p ?o }} }}"
+    with GraphStore(location) as store:
+        store.replace_triples(name, [(thing, label, Literal("first")), (thing, label, Literal("also"))])
+        assert len(store.statements(query)) == 2
+        store.replace_triples(name, [(thing, label, Literal("second"))])
+        assert store.statements(query) == [f'{thing.n3()} {label.n3()} "second" .']
+        store.update_graph(name, store.statements(query), [])  # emptied, not dropped: still listed, dropped again
+        store.replace_triples(name, [(thing, label, Literal("third"))])
+        assert store.statements(query) == [f'{thing.n3()} {label.n3()} "third" .']

@@ -212,9 +212,17 @@ class GraphStore:
 
     def replace_triples(self, name: URIRef, triples: Iterable[tuple]) -> None:
         """Replace the named graph ``name`` with ``triples`` (rdflib terms) in one SPARQL update (one transaction:
-        a reader sees the old graph or the new one, and a write cut short leaves the old)."""
+        a reader sees the old graph or the new one, and a write cut short leaves the old). A graph the store does not
+        hold is not dropped first (``_may_hold``)."""
         graph = name.n3()
-        self._update(f"DROP SILENT GRAPH {graph} ;\nINSERT DATA {{ GRAPH {graph} {{\n{_triples(triples)}\n}} }}")
+        dropped = f"DROP SILENT GRAPH {graph} ;\n" if self._may_hold(name) else ""
+        self._update(f"{dropped}INSERT DATA {{ GRAPH {graph} {{\n{_triples(triples)}\n}} }}")
+
+    def _may_hold(self, name: URIRef) -> bool:
+        """Whether the named graph ``name`` may hold triples: in an embedded store, whether Oxigraph lists it among its
+        graphs (one key read; dropping a graph that is not there took 1.2 ms in a store of 50,000 documents, for the
+        index scans); in a server's, always."""
+        return self.remote or self._oxigraph.contains_named_graph(pyoxigraph.NamedNode(str(name)))
 
     def update_graph(self, name: URIRef, deleted: Iterable[str], inserted: Iterable[tuple]) -> None:
         """Delete the statements ``deleted`` (N-Triples, as ``statements`` reads them from the named graph ``name``)
