@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -22,7 +21,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from kg_count.io.sqlite_cache import SqliteCache
-from kg_count.learning.encoder import PACKAGE, load_encoder
+from kg_count.learning.encoder import PACKAGE, load_encoder, start_encoding_process
 from kg_count.progress import progress_bar
 
 CACHE_ENV = "KG_COUNT_VECTOR_CACHE"
@@ -86,7 +85,7 @@ def encoded_beside(texts: Iterable[str], cache: Path | None = None) -> Iterator[
     if not missing or "fork" not in get_all_start_methods():
         yield
         return
-    executor = ProcessPoolExecutor(1, mp_context=get_context("fork"), initializer=_start_encoding)
+    executor = ProcessPoolExecutor(1, mp_context=get_context("fork"), initializer=start_encoding_process, initargs=(1,))
     try:
         pending = executor.submit(_encode, missing, cache)
         yield
@@ -96,15 +95,6 @@ def encoded_beside(texts: Iterable[str], cache: Path | None = None) -> Iterator[
             pass
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
-
-
-def _start_encoding() -> None:
-    """The encoding process's start: Ctrl-C is left to the caller, and its matrix products take one core."""
-    from threadpoolctl import threadpool_limits
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    os.environ["TOKENIZERS_PARALLELISM"] = "false"  # forked: the tokenizer's own threads would not be there
-    threadpool_limits(1)
 
 
 def _encode(texts: list[str], cache: Path | None) -> int:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import os
+import signal
 import zipfile
 from functools import lru_cache
 from pathlib import Path
@@ -209,6 +211,17 @@ class Encoder:
             mean = (last * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
             vectors[rows] = mean / np.linalg.norm(mean, axis=1, keepdims=True)
         return vectors
+
+
+def start_encoding_process(threads: int) -> None:
+    """The start of a process forked to encode beside its caller: Ctrl-C is left to the caller, the tokenizer runs
+    without threads of its own (a forked process does not have them), and the matrix products take ``threads``
+    cores."""
+    from threadpoolctl import threadpool_limits
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.environ["TOKENIZERS_PARALLELISM"] = "false"
+    threadpool_limits(threads)
 
 
 @lru_cache(maxsize=1)

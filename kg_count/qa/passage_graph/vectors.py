@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
-import signal
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
@@ -20,7 +19,7 @@ from typing import Iterable
 
 import numpy as np
 
-from kg_count.learning.encoder import VECTOR_LAYERS, load_encoder, token_spans
+from kg_count.learning.encoder import VECTOR_LAYERS, load_encoder, start_encoding_process, token_spans
 
 Spans = tuple[tuple[int, int], ...]  # each token's (begin, end) character offsets
 
@@ -65,15 +64,6 @@ def cached_token_vectors(doc) -> np.ndarray:
     return _vectors_of_text(*key)
 
 
-def _start_encoding() -> None:
-    """The encoding process's start: Ctrl-C is left to the caller, and its matrix products take all cores but
-    the one the caller works on."""
-    from threadpoolctl import threadpool_limits
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threadpool_limits(max(1, (os.cpu_count() or 2) - 1))
-
-
 def encode_ahead(docs: Iterable) -> None:
     """Start encoding the token vectors of the parsed passages ``docs``, in their order, in the encoding
     process, for ``cached_token_vectors`` to take (it waits for a passage still being encoded). Does nothing
@@ -84,7 +74,9 @@ def encode_ahead(docs: Iterable) -> None:
     if _encoder_process is None:
         load_encoder()  # before the fork, so that the process starts with it
         context = multiprocessing.get_context("fork")
-        _encoder_process = ProcessPoolExecutor(1, mp_context=context, initializer=_start_encoding)
+        _encoder_process = ProcessPoolExecutor(
+            1, mp_context=context, initializer=start_encoding_process, initargs=(max(1, (os.cpu_count() or 2) - 1),)
+        )
     for doc in docs:
         key = (doc.text, token_spans(doc))
         if key not in _ahead:
