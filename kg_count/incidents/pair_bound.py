@@ -16,6 +16,8 @@ whose bound stays under the threshold cannot reach it, so skipping it changes no
 from __future__ import annotations
 
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
@@ -270,18 +272,27 @@ def _exact_names_and_words(
 
 def upper_logits(context: PairContext, model: LinearModel, pairs: np.ndarray, at_least: float) -> np.ndarray:
     """An upper bound on ``model``'s logit of each of ``pairs`` (rows of report indexes into ``context``), exact
-    in the names and title words for the pairs whose first bound reaches the logit ``at_least``."""
+    in the names and title words for the pairs whose first bound reaches the logit ``at_least``. Chunks of pairs
+    are bounded in [batch] ``grouping_processes`` threads (0: one per CPU core): the array work leaves the
+    interpreter free, and each chunk's bounds are the same whichever thread computes them."""
     columns = context.columns
     tables = WeightTables(model, columns)
-    bounds = np.empty(len(pairs))
-    for start in range(0, len(pairs), CHUNK):
-        a, b = pairs[start : start + CHUNK, 0], pairs[start : start + CHUNK, 1]
+    threads = settings().batch.grouping_processes or os.cpu_count() or 1
+    size = max(min(CHUNK, -(-len(pairs) // threads)), 1)
+
+    def bounded(start: int) -> np.ndarray:
+        a, b = pairs[start : start + size, 0], pairs[start : start + size, 1]
         bound, names, codes = _bound_chunk(columns, tables, model, a, b)
         for k in np.flatnonzero(bound >= at_least).tolist():
             exact = _exact_names_and_words(context.reports, model, tables, (int(a[k]), int(b[k])), codes[k])
             bound[k] += exact - names[k] - tables.title_words
-        bounds[start : start + len(a)] = bound
-    return bounds
+        return bound
+
+    starts = range(0, len(pairs), size)
+    if threads < 2 or len(starts) < 2:
+        return np.concatenate([np.empty(0), *map(bounded, starts)])
+    with ThreadPoolExecutor(threads, thread_name_prefix="bound") as pool:
+        return np.concatenate(list(pool.map(bounded, starts)))
 
 
 def may_link(context: PairContext, model: LinearModel, pairs: np.ndarray, at_least: float) -> np.ndarray:

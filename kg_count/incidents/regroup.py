@@ -48,7 +48,7 @@ from kg_count.incidents.incident_graph import SCORE_PREDICATES, add_scores, inci
 from kg_count.incidents.incident_versions import current_version
 from kg_count.incidents.pair_bound import may_link
 from kg_count.incidents.report_columns import ReportColumns
-from kg_count.incidents.title_vectors import encoded_beside, sentence_vectors
+from kg_count.incidents.title_vectors import EncoderBeside, encoded_beside, sentence_vectors
 from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
 from kg_count.incidents.pair_features import rarity_edges
 from kg_count.incidents.reconcile import reconcile
@@ -201,30 +201,29 @@ def _scoring_context(compared: list[Report], rarity, pairs: np.ndarray) -> PairC
 def regroup_added(
     store: GraphStore,
     coreference: CoreferenceModel,
-    versions: dict[str, str],
-    added: set[str],
-    stamp: str,
-    earlier_stamp: str | None,
-    built_with: str,
+    documents: tuple[dict[str, str], set[str]],
+    stamps: tuple[str, str | None, str],
+    beside: EncoderBeside | None = None,
 ) -> None:
     """Group the ``added`` documents' reports into the store's incident graph with ``coreference``, regrouping
-    only what they touch (see the module docstring); record their content hashes (``versions``) and ``stamp``
-    as the graph's fingerprint. The pair probabilities the grouping of ``earlier_stamp`` saved (``pair_cache``),
-    where there are some, spare scoring the pairs the new documents did not change. The files the next update reads
-    (``report_cache``: the reports, incidents, pair probabilities and versions, with the models' fingerprint
-    ``built_with``) are saved while the store writes the change."""
+    only what they touch (see the module docstring); ``documents``: the content hash of every document
+    (``versions``) and the ids of the ``added`` ones. Records their hashes and ``stamp`` as the graph's
+    fingerprint (``stamps``: ``stamp``, ``earlier_stamp`` and ``built_with``). The pair probabilities the grouping of
+    ``earlier_stamp`` saved (``pair_cache``), where there are some, spare scoring the pairs the new documents did
+    not change. The files the next update reads (``report_cache``: the reports, incidents, pair probabilities and
+    versions, with the models' fingerprint ``built_with``) are saved while the store writes the change. The new
+    titles are encoded in the process ``beside``, where one was started (else in one forked here)."""
     from kg_count.incidents.materialise import scored
 
+    (versions, added), (stamp, earlier_stamp, built_with) = documents, stamps
     version = current_version(store)
     status(f"reading the reports of {len(added)} new documents")
-    reports, rarity, columns = current_state(store, added, earlier_stamp)
-    save_columns(columns, rarity, stamp)
+    reports, rarity, columns = current_state(store, added, earlier_stamp, beside)
     by_id = {r.doc_id: r for r in reports}
     old = (load_incidents(earlier_stamp) if earlier_stamp else None) or stored_incidents(store, version)
     component_of = {doc: incident.component for incident in old.values() for doc in incident.doc_ids}
     status(f"finding the incidents {len(added)} new documents touch among {len(old)}")
     components, changes = touched_components(reports, added, component_of, rarity, coreference, columns)
-    del columns
     regrouped = sorted(
         (added & by_id.keys()) | {doc for doc, component in component_of.items() if component in components}
     )
@@ -250,6 +249,7 @@ def regroup_added(
     deleted, inserted = _change(store, version, (fresh, kept, removed, rescored, relabelled), grouped, stamp)
     with running_beside(store.update_graph, version, deleted, inserted):  # the files are saved meanwhile
         save_report_changes(reports, added, earlier_stamp, stamp)
+        save_columns(columns, rarity, stamp)
         retwinned = [replace(incident, twins=sorted(twin)) for incident, twin in zip(kept, twins[len(fresh) :])]
         save_incidents([*map(stored_view, fresh), *retwinned], stamp)
         if saved is not None:
@@ -293,17 +293,17 @@ def changed_twins(
 
 
 def current_reports(
-    store: GraphStore, added: set[str], earlier_stamp: str | None
+    store: GraphStore, added: set[str], earlier_stamp: str | None, beside: EncoderBeside | None = None
 ) -> tuple[list[Report], list[Report] | None]:
     """Every report of the store, by document id: those of the ``added`` documents read from the store, the others
     from the reports saved with the grouping of ``earlier_stamp`` (``report_cache``), or all from the store when
     none were saved; and the saved reports the ``added`` documents replace (None when none were saved). The new
-    reports' titles are encoded in another process (``title_vectors.encoded_beside``) while the saved reports and
-    the gazetteer are read."""
+    reports' titles are encoded in another process (``title_vectors.encoded_beside``: ``beside``, where one was
+    started) while the saved reports and the gazetteer are read."""
     if not earlier_stamp:
         return reports_from_store(store), None
     fresh = reports_from_store(store, added)
-    with encoded_beside(r.title for r in fresh):
+    with encoded_beside((r.title for r in fresh), beside=beside):
         saved = load_reports(earlier_stamp)
         gazetteer()  # the new reports' columns place them
     if saved is None:
@@ -314,12 +314,12 @@ def current_reports(
 
 
 def current_state(
-    store: GraphStore, added: set[str], earlier_stamp: str | None
+    store: GraphStore, added: set[str], earlier_stamp: str | None, beside: EncoderBeside | None = None
 ) -> tuple[list[Report], tuple[WordRarity, WordRarity], ReportColumns]:
     """Every report of the store (``current_reports``), how rare their title and lead words are, and their columns
     (``current_columns``): built for the ``added`` documents' reports only where the grouping of ``earlier_stamp``
-    saved its own."""
-    reports, replaced = current_reports(store, added, earlier_stamp)
+    saved its own; ``beside``: the encoding process, as ``current_reports`` takes it."""
+    reports, replaced = current_reports(store, added, earlier_stamp, beside)
     saved = load_columns(earlier_stamp) if earlier_stamp and replaced is not None else None
     fresh = [r for r in reports if r.doc_id in added]
     rarity = current_rarity(None if saved is None else saved[1], replaced or [], fresh, reports)

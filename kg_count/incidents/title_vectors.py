@@ -13,7 +13,7 @@ import hashlib
 import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -74,27 +74,74 @@ def uncached(texts: Iterable[str], cache: Path | None = None) -> list[str]:
         return [t for t in sorted({t for t in texts if t.strip()}) if stored.get(_key(t)) is None]
 
 
-@contextmanager
-def encoded_beside(texts: Iterable[str], cache: Path | None = None) -> Iterator[None]:
-    """Encode the ``texts`` the cache does not hold (``uncached``) into it in a forked process while the block runs,
-    and wait for it on leaving the block, raising what it raised: a ``sentence_vectors`` of them after the block
-    reads them from the cache. The process's matrix products take one core, leaving the caller the others. Where
-    processes cannot be forked, none is missing, or the process dies (killed, out of memory), the block just runs
-    and ``sentence_vectors`` encodes what is missing later, here."""
-    missing = uncached(texts, cache)
-    if not missing or "fork" not in get_all_start_methods():
-        yield
-        return
-    executor = ProcessPoolExecutor(1, mp_context=get_context("fork"), initializer=start_encoding_process, initargs=(1,))
-    try:
-        pending = executor.submit(_encode, missing, cache)
-        yield
+class EncoderBeside:
+    """A forked process that loads the encoder as it starts and encodes the texts it is given (``encode``) into the
+    vector cache at ``cache`` (default ``default_vector_cache_path()``) while the caller goes on; ``finish`` waits
+    for them. Its matrix products take one core, leaving the caller the others. A process that dies (killed, out
+    of memory) leaves what it had not cached to a later ``sentence_vectors``."""
+
+    def __init__(self, cache: Path | None = None):
+        self.cache = cache
+        context = get_context("fork")
+        self._executor = ProcessPoolExecutor(1, mp_context=context, initializer=start_encoding_process, initargs=(1,))
+        self._pending = [self._executor.submit(_load)]  # forks the process, which loads the weights at once
+
+    def encode(self, texts: Iterable[str]) -> None:
+        """Encode the ``texts`` the cache does not hold (``uncached``) into it, beside the caller."""
+        if missing := uncached(texts, self.cache):
+            self._pending.append(self._executor.submit(_encode, missing, self.cache))
+
+    def finish(self) -> None:
+        """Wait for the texts given to ``encode`` to be cached, raising what the process raised."""
+        pending, self._pending = self._pending, []
         try:
-            pending.result()
+            for future in pending:
+                future.result()
         except BrokenProcessPool:
             pass
+
+    def close(self) -> None:
+        """End the process, once it has done what it had started."""
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def encoder_beside(wanted: bool = True, cache: Path | None = None) -> Iterator[EncoderBeside | None]:
+    """An ``EncoderBeside`` for the block, closed on leaving it; None where it is not ``wanted`` or processes
+    cannot be forked."""
+    if not wanted or "fork" not in get_all_start_methods():
+        yield None
+        return
+    beside = EncoderBeside(cache)
+    try:
+        yield beside
     finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+        beside.close()
+
+
+@contextmanager
+def encoded_beside(
+    texts: Iterable[str], cache: Path | None = None, beside: EncoderBeside | None = None
+) -> Iterator[None]:
+    """Encode the ``texts`` the cache does not hold into it while the block runs, in the process ``beside`` (an
+    ``EncoderBeside`` started earlier, so that its weights are loaded already) or in one forked for the block, and
+    wait for it on leaving the block, raising what it raised: a ``sentence_vectors`` of them after the block reads
+    them from the cache. Where processes cannot be forked, none is missing, or the process dies, the block just
+    runs and ``sentence_vectors`` encodes what is missing later, here."""
+    texts = list(texts)
+    with ExitStack() as started:
+        if beside is None:
+            beside = started.enter_context(encoder_beside(bool(uncached(texts, cache)), cache))
+        if beside is not None:
+            beside.encode(texts)
+        yield
+        if beside is not None:
+            beside.finish()
+
+
+def _load() -> None:
+    """Load the encoder's weights in this process (``load_encoder`` keeps them)."""
+    load_encoder()
 
 
 def _encode(texts: list[str], cache: Path | None) -> int:
