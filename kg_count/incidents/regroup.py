@@ -34,6 +34,7 @@ from kg_count.arrays import sorted_unique
 from kg_count.geography import gazetteer
 from kg_count.background import running_beside
 from kg_count.graph.namespaces import GEO, KGC
+from kg_count.incidents.added_candidates import added_candidate_pairs
 from kg_count.incidents.cluster import (
     PairContext,
     ReportCluster,
@@ -67,7 +68,6 @@ from kg_count.incidents.stored_incidents import StoredIncident, stored_incidents
 from kg_count.incidents.word_rarity import WordRarity
 from kg_count.memory import release_freed_memory
 from kg_count.progress import status
-from kg_count.settings import settings
 
 if TYPE_CHECKING:
     from kg_count.graph.store import GraphStore
@@ -131,17 +131,18 @@ def seed_partners(
 ) -> tuple[set[str], ScoredPairs]:
     """The earlier reports that an ``added`` one forms a pair with at or above the merge threshold, and the
     probability of every candidate pair of an ``added`` report without a hard conflict that may reach it
-    (``pair_bound.may_link`` over ``columns``, those of every report; the others are under it). Only reports whose
-    dates lie near a new one's, or that share a last name with one, can be its candidates."""
+    (``pair_bound.may_link`` over ``columns``, those of every report; the others are under it). The candidate
+    pairs are found over the columns (``added_candidates``)."""
     row = {doc: k for k, doc in enumerate(columns.doc_ids)}
-    close = _near_added(reports, added, columns, row)
-    nearby = [r for r, near in zip(reports, close.tolist()) if near]
-    marked = np.array([r.doc_id in added for r in nearby], dtype=bool)
-    pairs = candidate_pair_array(nearby, rarity[0], marked)
+    index = np.empty(len(reports), dtype=np.int64)  # of each row's report in ``reports``
+    index[[row[r.doc_id] for r in reports]] = np.arange(len(reports))
+    fresh = np.array(sorted(row[doc] for doc in added if doc in row), dtype=np.int64)
+    pairs = index[added_candidate_pairs(columns, fresh, rarity[0])]
+    pairs = np.unique(np.stack([pairs.min(axis=1), pairs.max(axis=1)], axis=1), axis=0)
     involved = sorted_unique(pairs)
-    position = np.full(len(nearby), -1, dtype=np.int64)
+    position = np.full(len(reports), -1, dtype=np.int64)
     position[involved] = np.arange(len(involved))
-    compared = [nearby[k] for k in involved.tolist()]
+    compared = [reports[k] for k in involved.tolist()]
     pairs = position[pairs]
     pairs = pairs[_may_link(reports, compared, rarity, coreference, pairs, columns, row)]
     scored = pair_probabilities(_scoring_context(compared, rarity, pairs), coreference, pairs)
@@ -153,24 +154,6 @@ def seed_partners(
         if compared[k].doc_id not in added
     }
     return partners, ScoredPairs.of(compared, scored)
-
-
-def _near_added(reports: list[Report], added: set[str], columns: ReportColumns, row: dict[str, int]) -> np.ndarray:
-    """A mask over ``reports``: the ``added`` ones, and those whose date interval lies within the [clustering]
-    ``date_slack_days`` of an added one's or that name a victim or suspect with an added one's last name (read from
-    ``columns``, those of every report, at the ``row`` of each document)."""
-    rows = np.fromiter((row[r.doc_id] for r in reports), dtype=np.int64, count=len(reports))
-    fresh = np.fromiter((r.doc_id in added for r in reports), dtype=bool, count=len(reports))
-    first, last = columns.first[rows], columns.last[rows]
-    order = np.lexsort((last[fresh], first[fresh]))
-    starts, latest_ends = first[fresh][order], np.maximum.accumulate(last[fresh][order])
-    slack = settings().clustering.date_slack_days
-    at = np.searchsorted(starts, last + slack, side="right")
-    reached = latest_ends[at - 1] if len(starts) else first  # no added report: none is near
-    near = (at > 0) & (first - reached <= slack)
-    names = np.flatnonzero(np.asarray(columns.last_names[rows[fresh]].sum(axis=0)).reshape(-1))
-    named = np.asarray(columns.last_names[:, names].sum(axis=1)).reshape(-1)[rows] > 0
-    return fresh | near | named
 
 
 def _may_link(
