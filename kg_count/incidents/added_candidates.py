@@ -33,18 +33,19 @@ def added_candidate_pairs(columns: ReportColumns, added: np.ndarray, rarity: Wor
     titles = columns.texts.get("title")
     holding = titles.words.tocsc() if titles is not None else None
     naming = sparse.csc_matrix(columns.last_names)
-    found = [np.zeros((0, 2), dtype=np.int64)]
+    found = [np.zeros(0, dtype=np.int64)]  # pair codes: smaller row * rows + larger row
     for m in added.tolist():
         family, state = int(columns.family[m]), int(columns.state[m])
         placed = [by_place[family, -2]] if state < 0 else [by_place[family, state], by_place.get((family, -1), [])]
         if holding is not None:
             placed.append(_holders(holding, _bridging_words(columns, m, rarity, chosen)))
-        named = _holders(naming, columns.last_names[m].indices)
+        named = _holders(naming, _row(columns.last_names, m))
         dated = np.concatenate(placed).astype(np.int64)
         partners = np.concatenate([dated[_close(columns, m, dated, chosen.date_slack_days)], named])
         partners = np.unique(partners[(partners != m) & (columns.family[partners] == family)])
-        found.append(np.stack([np.minimum(partners, m), np.maximum(partners, m)], axis=1))
-    return np.unique(np.concatenate(found), axis=0)
+        found.append(np.minimum(partners, m) * len(columns.doc_ids) + np.maximum(partners, m))
+    codes = np.unique(np.concatenate(found))
+    return np.stack([codes // len(columns.doc_ids), codes % len(columns.doc_ids)], axis=1)
 
 
 def _close(columns: ReportColumns, m: int, rows: np.ndarray, slack: int) -> np.ndarray:
@@ -57,7 +58,7 @@ def _bridging_words(columns: ReportColumns, m: int, rarity: WordRarity, chosen) 
     """The title words (columns of the title words) of row ``m`` at least [clustering] ``state_bridge_rarity`` rare
     by ``rarity`` (read as ``candidate_pair_array`` reads it, not from the columns' rounded rarities)."""
     text = columns.texts["title"]
-    held = text.words[m].indices.tolist()
+    held = _row(text.words, m).tolist()
     return [w for w in held if rarity.of(text.vocabulary[w], chosen.rarity_scale) >= chosen.state_bridge_rarity]
 
 
@@ -66,3 +67,8 @@ def _holders(matrix: sparse.csc_matrix, wanted) -> np.ndarray:
     if len(wanted) == 0:
         return np.zeros(0, dtype=np.int64)
     return np.unique(np.concatenate([matrix.indices[matrix.indptr[w] : matrix.indptr[w + 1]] for w in wanted]))
+
+
+def _row(matrix: sparse.csr_matrix, m: int) -> np.ndarray:
+    """The columns row ``m`` of a 0/1 ``matrix`` holds."""
+    return matrix.indices[matrix.indptr[m] : matrix.indptr[m + 1]]

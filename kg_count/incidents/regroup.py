@@ -25,6 +25,7 @@ the incident graph grouping every document at once gives (``tests/test_increment
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
@@ -83,18 +84,42 @@ class Changes:
     reread: set[tuple[str, str]]
 
 
-def touched_components(
+@dataclass
+class CurrentState:
+    """What an update reads of the store as it is: every report, how rare their title and lead words are, their
+    columns (``current_columns``), the incidents before it (by id), and the changes that moved word rarities make
+    (``moved_word_changes``: the reports touched, the pairs to read again)."""
+
+    reports: list[Report]
+    rarity: tuple[WordRarity, WordRarity]
+    columns: ReportColumns
+    old: dict[str, StoredIncident]
+    component_of: dict[str, str]  # of each document's report, in the incidents before the update
+    moved: tuple[set[str], set[tuple[str, str]]]
+
+
+def touched_components(state: CurrentState, added: set[str], coreference: CoreferenceModel) -> tuple[set[str], Changes]:
+    """The components (by id) that the ``added`` reports link to (``seed_partners``), or that hold a pair of reports
+    whose features the new documents changed (``state.moved``: ``moved_word_changes``); and the pairs the new
+    documents changed (``Changes``). ``state``: the store's reports, word rarities, columns and incidents now."""
+    touched, added_pairs = seed_partners(state.reports, added, state.rarity, coreference, state.columns)
+    moved, reread = state.moved
+    component_of = state.component_of
+    return {component_of[doc] for doc in touched | moved if doc in component_of}, Changes(added_pairs, reread)
+
+
+def moved_word_changes(
     reports: list[Report],
     added: set[str],
-    component_of: dict[str, str],
     rarity: tuple[WordRarity, WordRarity],
+    component_of: dict[str, str],
     coreference: CoreferenceModel,
     columns: ReportColumns,
-) -> tuple[set[str], Changes]:
-    """The components (by id) that the ``added`` reports link to, or that hold a pair of reports whose features
-    the new documents changed (through a shared word whose rarity, ``rarity`` now, they moved); and the pairs
-    the new documents changed (``Changes``). ``columns``: those of every report (``current_columns``)."""
-    touched, added_pairs = seed_partners(reports, added, rarity, coreference, columns)
+) -> tuple[set[str], set[tuple[str, str]]]:
+    """The earlier reports of a pair whose features the ``added`` documents changed through a shared word whose
+    rarity (``rarity`` now) they moved, where that changed the pair's features (or now links two of the components
+    of ``component_of``); and every candidate pair of earlier reports that share such a word (by document ids),
+    whose features may have changed. ``columns``: those of the earlier reports (at least), whose words they read."""
     fresh = [r for r in reports if r.doc_id in added]
     before = rarity[0].without(r.title for r in fresh), rarity[1].without(r.lead for r in fresh)
     title_edges, lead_edges = rarity_edges()
@@ -110,7 +135,7 @@ def touched_components(
     now = PairContext.of(holders, rarity)
     earlier = replace(now, rarity=before[0], lead_rarity=before[1])
     either = np.concatenate([candidate_pair_array(holders, rarity[0]), candidate_pair_array(holders, before[0])])
-    reread = set()
+    touched, reread = set(), set()
     for i, j in pair_rows(np.unique(either, axis=0)):
         if not (title_moved[i] & title_moved[j] or lead_moved[i] & lead_moved[j]):
             continue  # a pair's features and conflicts read word rarities only through the words it shares
@@ -123,7 +148,7 @@ def touched_components(
             changed = features is not None and coreference.probability(features) >= coreference.threshold
         if changed:
             touched.update((a, b))
-    return {component_of[doc] for doc in touched if doc in component_of}, Changes(added_pairs, reread)
+    return touched, reread
 
 
 def seed_partners(
@@ -138,7 +163,8 @@ def seed_partners(
     index[[row[r.doc_id] for r in reports]] = np.arange(len(reports))
     fresh = np.array(sorted(row[doc] for doc in added if doc in row), dtype=np.int64)
     pairs = index[added_candidate_pairs(columns, fresh, rarity[0])]
-    pairs = np.unique(np.stack([pairs.min(axis=1), pairs.max(axis=1)], axis=1), axis=0)
+    codes = np.sort(pairs.min(axis=1) * len(reports) + pairs.max(axis=1))  # each pair once already
+    pairs = np.stack([codes // len(reports), codes % len(reports)], axis=1)
     involved = sorted_unique(pairs)
     position = np.full(len(reports), -1, dtype=np.int64)
     position[involved] = np.arange(len(involved))
@@ -201,12 +227,14 @@ def regroup_added(
     (versions, added), (stamp, earlier_stamp, built_with) = documents, stamps
     version = current_version(store)
     status(f"reading the reports of {len(added)} new documents")
-    reports, rarity, columns = current_state(store, added, earlier_stamp, beside)
+    state = current_state(store, (added, version), earlier_stamp, coreference, beside)
+    reports, rarity, columns, old, component_of = (
+        state.reports, state.rarity, state.columns, state.old, state.component_of
+    )  # fmt: skip
     by_id = {r.doc_id: r for r in reports}
-    old = (load_incidents(earlier_stamp) if earlier_stamp else None) or stored_incidents(store, version)
-    component_of = {doc: incident.component for incident in old.values() for doc in incident.doc_ids}
     status(f"finding the incidents {len(added)} new documents touch among {len(old)}")
-    components, changes = touched_components(reports, added, component_of, rarity, coreference, columns)
+    components, changes = touched_components(state, added, coreference)
+    del state
     regrouped = sorted(
         (added & by_id.keys()) | {doc for doc, component in component_of.items() if component in components}
     )
@@ -276,19 +304,13 @@ def changed_twins(
 
 
 def current_reports(
-    store: GraphStore, added: set[str], earlier_stamp: str | None, beside: EncoderBeside | None = None
+    store: GraphStore, fresh: list[Report], added: set[str], earlier_stamp: str | None
 ) -> tuple[list[Report], list[Report] | None]:
-    """Every report of the store, by document id: those of the ``added`` documents read from the store, the others
-    from the reports saved with the grouping of ``earlier_stamp`` (``report_cache``), or all from the store when
-    none were saved; and the saved reports the ``added`` documents replace (None when none were saved). The new
-    reports' titles are encoded in another process (``title_vectors.encoded_beside``: ``beside``, where one was
-    started) while the saved reports and the gazetteer are read."""
-    if not earlier_stamp:
-        return reports_from_store(store), None
-    fresh = reports_from_store(store, added)
-    with encoded_beside((r.title for r in fresh), beside=beside):
-        saved = load_reports(earlier_stamp)
-        gazetteer()  # the new reports' columns place them
+    """Every report of the store, by document id: the ``fresh`` ones (those of the ``added`` documents, read from the
+    store), the others from the reports saved with the grouping of ``earlier_stamp`` (``report_cache``), or all from
+    the store when none were saved; and the saved reports the ``added`` documents replace (None when none were
+    saved)."""
+    saved = load_reports(earlier_stamp) if earlier_stamp else None
     if saved is None:
         return reports_from_store(store), None
     earlier = [report for doc, report in saved.items() if doc not in added]
@@ -297,16 +319,41 @@ def current_reports(
 
 
 def current_state(
-    store: GraphStore, added: set[str], earlier_stamp: str | None, beside: EncoderBeside | None = None
-) -> tuple[list[Report], tuple[WordRarity, WordRarity], ReportColumns]:
-    """Every report of the store (``current_reports``), how rare their title and lead words are, and their columns
-    (``current_columns``): built for the ``added`` documents' reports only where the grouping of ``earlier_stamp``
-    saved its own; ``beside``: the encoding process, as ``current_reports`` takes it."""
-    reports, replaced = current_reports(store, added, earlier_stamp, beside)
-    saved = load_columns(earlier_stamp) if earlier_stamp and replaced is not None else None
-    fresh = [r for r in reports if r.doc_id in added]
-    rarity = current_rarity(None if saved is None else saved[1], replaced or [], fresh, reports)
-    return reports, rarity, current_columns(None if saved is None else saved[0], fresh, reports, rarity)
+    store: GraphStore,
+    added: tuple[set[str], URIRef],
+    earlier_stamp: str | None,
+    coreference: CoreferenceModel,
+    beside: EncoderBeside | None = None,
+) -> CurrentState:
+    """The store as an update finds it (``CurrentState``), ``added``: the ids of the new documents and the incident
+    graph before them. Reports come from ``current_reports``, word rarities and columns from ``current_rarity`` and
+    ``current_columns`` (built for the new reports only where the grouping of ``earlier_stamp`` saved its own), the
+    incidents from the file that grouping saved (``report_cache``) or else the graph. The new titles are encoded in
+    another process (``title_vectors.encoded_beside``: ``beside``, where one was started) while the rest is read and
+    the changes of moved word rarities found (over the saved columns, where they are those of the earlier
+    reports)."""
+    added, version = added
+    fresh = reports_from_store(store, added) if earlier_stamp else []
+    with encoded_beside((r.title for r in fresh), beside=beside):
+        reports, replaced = current_reports(store, fresh, added, earlier_stamp)
+        gazetteer()  # the new reports' columns place them
+        saved = load_columns(earlier_stamp) if earlier_stamp and replaced is not None else None
+        fresh = [r for r in reports if r.doc_id in added]
+        rarity = current_rarity(None if saved is None else saved[1], replaced or [], fresh, reports)
+        old = (load_incidents(earlier_stamp) if earlier_stamp else None) or stored_incidents(store, version)
+        component_of = {doc: incident.component for incident in old.values() for doc in incident.doc_ids}
+        moving = partial(moved_word_changes, reports, added, rarity, component_of, coreference)
+        earlier = saved[0] if saved is not None and _of_earlier(saved[0], reports, added) else None
+        moved = None if earlier is None else moving(earlier)
+    columns = current_columns(None if saved is None else saved[0], fresh, reports, rarity)
+    if moved is None:
+        moved = moving(columns)
+    return CurrentState(reports, rarity, columns, old, component_of, moved)
+
+
+def _of_earlier(columns: ReportColumns, reports: list[Report], added: set[str]) -> bool:
+    """Whether ``columns`` hold a row for every report of ``reports`` not ``added``."""
+    return {r.doc_id for r in reports if r.doc_id not in added} <= set(columns.doc_ids)
 
 
 def _replaced(
