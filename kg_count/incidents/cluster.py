@@ -513,10 +513,12 @@ def group_reports(
     rarity: tuple[WordRarity, WordRarity] | None = None,
     earlier: EarlierScores | None = None,
     explain_later: bool = False,
+    vectors: tuple[dict, dict] | None = None,
 ) -> Grouping:
     """``cluster_reports``, with the pair probabilities the grouping read (``earlier``: see
     ``component_pair_scores``). With ``explain_later``, each merge's reasons are read when first asked (the
-    grouping's pair context is kept until then), not at once."""
+    grouping's pair context is kept until then), not at once. ``vectors``: the reports' title vectors and their
+    norms, where the caller holds them already (with ``rarity``); else they are read (``sentence_vectors``)."""
     model = model or shipped_coreference_model()
     context = None
     with held_settings():
@@ -524,7 +526,8 @@ def group_reports(
             probability = score_pairs(evidence, model).probability
             components = link_components(reports, probability, model.threshold)
         else:
-            context = PairContext.of(reports, rarity)
+            held = vectors is not None and rarity is not None
+            context = PairContext(reports, vectors[0], *rarity, vectors[1]) if held else PairContext.of(reports, rarity)
             probability, components = component_pair_scores(context, model, earlier)
         groups = merge_groups(reports, probability, model.threshold, model.group_threshold)  # scores pairs as it reads
     clusters = []

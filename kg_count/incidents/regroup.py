@@ -38,6 +38,7 @@ from kg_count.graph.namespaces import GEO, KGC
 from kg_count.incidents.added_candidates import added_candidate_pairs
 from kg_count.incidents.cluster import (
     PairContext,
+    Grouping,
     ReportCluster,
     candidate_pair_array,
     group_reports,
@@ -228,21 +229,12 @@ def regroup_added(
     version = current_version(store)
     status(f"reading the reports of {len(added)} new documents")
     state = current_state(store, (added, version), earlier_stamp, coreference, beside)
-    reports, rarity, columns, old, component_of = (
-        state.reports, state.rarity, state.columns, state.old, state.component_of
-    )  # fmt: skip
+    reports, rarity, columns, old = state.reports, state.rarity, state.columns, state.old
     by_id = {r.doc_id: r for r in reports}
     status(f"finding the incidents {len(added)} new documents touch among {len(old)}")
     components, changes = touched_components(state, added, coreference)
+    grouping, regrouped, saved = regrouped_reports(state, added, (components, changes), coreference, earlier_stamp)
     del state
-    regrouped = sorted(
-        (added & by_id.keys()) | {doc for doc, component in component_of.items() if component in components}
-    )
-    saved = ScoredPairs.load(earlier_stamp) if earlier_stamp else None
-    earlier = EarlierScores(saved, component_of, changes.added, changes.reread) if saved is not None else None
-    status(f"regrouping {len(regrouped)} reports of {len(components)} link components")
-    regrouping = [by_id[doc] for doc in regrouped]
-    grouping = group_reports(regrouping, coreference, rarity=rarity, earlier=earlier, explain_later=saved is not None)
     release_freed_memory()  # the grouping's pair probabilities, before the update's text is built
     same = unchanged_incidents(old, grouping.clusters, added, changes.reread)
     clusters, removed, kept = _replaced(old, components, grouping.clusters, same)
@@ -266,6 +258,38 @@ def regroup_added(
         if saved is not None:
             saved.without(set(regrouped)).joined(grouping.pairs).save(stamp)
         save_versions(built_with, versions, stamp)
+
+
+def regrouped_reports(
+    state: CurrentState,
+    added: set[str],
+    touched: tuple[set[str], Changes],
+    coreference: CoreferenceModel,
+    earlier_stamp: str | None,
+) -> tuple[Grouping, list[str], ScoredPairs | None]:
+    """The grouping of the ``added`` reports with those of the components they touched (``touched``: those
+    components and the pairs the new documents changed, ``touched_components``), reading the probabilities the
+    grouping of ``earlier_stamp`` saved (``pair_cache``) for the pairs that did not change; the regrouped document
+    ids; and those saved probabilities (None where there are none)."""
+    components, changes = touched
+    regrouped = sorted(
+        {r.doc_id for r in state.reports if r.doc_id in added}
+        | {doc for doc, component in state.component_of.items() if component in components}
+    )
+    saved = ScoredPairs.load(earlier_stamp) if earlier_stamp else None
+    earlier = EarlierScores(saved, state.component_of, changes.added, changes.reread) if saved is not None else None
+    status(f"regrouping {len(regrouped)} reports of {len(components)} link components")
+    by_id = {r.doc_id: r for r in state.reports}
+    regrouping = [by_id[doc] for doc in regrouped]
+    grouping = group_reports(
+        regrouping,
+        coreference,
+        rarity=state.rarity,
+        earlier=earlier,
+        explain_later=saved is not None,
+        vectors=state.columns.title_vectors(regrouping),
+    )
+    return grouping, regrouped, saved
 
 
 def _change(

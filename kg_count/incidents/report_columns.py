@@ -207,6 +207,17 @@ class ReportColumns:
             texts=texts,
         )
 
+    def title_vectors(self, reports: Sequence[Report]) -> tuple[dict[str, np.ndarray], dict[str, np.floating]]:
+        """The title vectors of ``reports`` (each with a row here) and their norms, as ``sentence_vectors`` gives
+        them and ``of`` kept them."""
+        row = {doc: k for k, doc in enumerate(self.doc_ids)}
+        vectors, norms = {}, {}
+        for report in reports:
+            k = row[report.doc_id]
+            if self.has_vector[k]:
+                vectors[report.title], norms[report.title] = self.vectors[k], self.norms[k]
+        return vectors, norms
+
     def take(self, rows: Sequence[int] | np.ndarray) -> "ReportColumns":
         """The columns of the reports at ``rows`` (in that order), read through the same vocabularies."""
         rows = np.asarray(rows, dtype=np.int64)
