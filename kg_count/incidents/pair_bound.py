@@ -278,7 +278,7 @@ def upper_logits(context: PairContext, model: LinearModel, pairs: np.ndarray, at
     columns = context.columns
     tables = WeightTables(model, columns)
     threads = settings().batch.grouping_processes or os.cpu_count() or 1
-    size = max(min(CHUNK, -(-len(pairs) // threads)), 1)
+    size = max(min(CHUNK // threads, -(-len(pairs) // threads)), 1)  # the chunks in flight hold what one did
 
     def bounded(start: int) -> np.ndarray:
         a, b = pairs[start : start + size, 0], pairs[start : start + size, 1]
