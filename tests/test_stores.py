@@ -369,3 +369,29 @@ def test_replacing_a_graph_leaves_only_its_new_triples_whether_or_not_it_was_the
         store.update_graph(name, store.statements(query), [])  # emptied, not dropped: still listed, dropped again
         store.replace_triples(name, [(thing, label, Literal("third"))])
         assert store.statements(query) == [f'{thing.n3()} {label.n3()} "third" .']
+
+
+@pytest.mark.parametrize("where", ["embedded", "server"])
+def test_a_compacted_store_holds_what_it_held_and_reclaims_what_was_deleted(where, tmp_path, request):
+    from rdflib import Literal, URIRef
+
+    location = tmp_path / "store" if where == "embedded" else request.getfixturevalue("oxigraph_server")
+    thing, label = URIRef("http://example.org/thing"), URIRef("http://example.org/label")
+    kept, dropped = URIRef("http://example.org/kept"), URIRef("http://example.org/dropped")
+    with GraphStore(location) as store:
+        store.replace_triples(kept, [(thing, label, Literal(f"kept {k}")) for k in range(2000)])
+        store.replace_triples(dropped, [(thing, label, Literal(f"dropped {k} " + "x" * 200)) for k in range(2000)])
+        store.flush()
+        store.update_graph(
+            dropped, store.statements(f"SELECT ?s ?p ?o WHERE {{ GRAPH {dropped.n3()} {{ ?s ?p ?o }} }}"), []
+        )
+        store.flush()
+        before = sum(f.stat().st_size for f in Path(location).rglob("*.sst")) if where == "embedded" else 0
+        store.compact()
+        graphs = {
+            g: len(store.statements(f"SELECT ?s ?p ?o WHERE {{ GRAPH {g.n3()} {{ ?s ?p ?o }} }}"))
+            for g in (kept, dropped)
+        }
+    assert graphs == {kept: 2000, dropped: 0}
+    if where == "embedded":
+        assert sum(f.stat().st_size for f in Path(location).rglob("*.sst")) < before

@@ -42,6 +42,7 @@ from kg_count.incidents.report_cache import load_versions, save_columns, save_in
 from kg_count.incidents.reports import reports_from_store
 from kg_count.incidents.stored_incidents import stored_view
 from kg_count.incidents.title_vectors import encoder_beside
+from kg_count.background import running_beside
 from kg_count.learning.model_files import file_sha256
 from kg_count.memory import collector_paused
 from kg_count.progress import status
@@ -198,9 +199,11 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
         grouping.columns = None  # let go of them before the incidents' triples are built
     facts = [(KGC.builtFrom, Literal(stamp)), (KGC.builtWith, Literal(built_with))]
     write_version(store, incidents_as_triples(incidents, versions), facts)
-    grouping.pairs.save(stamp)
-    save_incidents([stored_view(incident) for incident in incidents], stamp)
-    save_versions(built_with, versions, stamp)
+    status("compacting the store")  # a whole incident graph was written and the last one deleted
+    with running_beside(store.compact):  # the files are saved meanwhile
+        grouping.pairs.save(stamp)
+        save_incidents([stored_view(incident) for incident in incidents], stamp)
+        save_versions(built_with, versions, stamp)
     return len(incidents), True
 
 
