@@ -24,19 +24,19 @@ def added_candidate_pairs(columns: ReportColumns, added: np.ndarray, rarity: Wor
     whose title words are rare by ``rarity``): an (n, 2) array of row pairs, the smaller row first, each pair
     once, sorted."""
     chosen = settings().clustering
-    by_place: dict[tuple[int, int], np.ndarray] = {}
+    by_family: dict[int, np.ndarray] = {}
+    by_state: dict[tuple[int, int], np.ndarray] = {}  # state -1: none named
     for family in np.unique(columns.family[added]).tolist():
-        rows = np.flatnonzero(columns.family == family)
-        by_place[family, -2] = rows  # every state, and none
+        rows = by_family[family] = np.flatnonzero(columns.family == family)
         for state in np.unique(columns.state[rows]).tolist():
-            by_place[family, state] = rows[columns.state[rows] == state]
+            by_state[family, state] = rows[columns.state[rows] == state]
     titles = columns.texts.get("title")
     holding = titles.words.tocsc() if titles is not None else None
     naming = sparse.csc_matrix(columns.last_names)
     found = [np.zeros(0, dtype=np.int64)]  # pair codes: smaller row * rows + larger row
     for m in added.tolist():
         family, state = int(columns.family[m]), int(columns.state[m])
-        placed = [by_place[family, -2]] if state < 0 else [by_place[family, state], by_place.get((family, -1), [])]
+        placed = [by_family[family]] if state < 0 else [by_state[family, state], by_state.get((family, -1), [])]
         if holding is not None:
             placed.append(_holders(holding, _bridging_words(columns, m, rarity, chosen)))
         named = _holders(naming, _row(columns.last_names, m))

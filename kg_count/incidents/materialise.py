@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rdflib import Literal
 
+from kg_count.background import running_beside
 from kg_count.incidents import incident_graph as incident_graph_module
 from kg_count.incidents.incident_graph import incidents_as_triples
 from kg_count.incidents.incident_versions import INCIDENTS_SLOT, incident_sparql, write_version
@@ -42,7 +43,6 @@ from kg_count.incidents.report_cache import load_versions, save_columns, save_in
 from kg_count.incidents.reports import reports_from_store
 from kg_count.incidents.stored_incidents import stored_view
 from kg_count.incidents.title_vectors import encoder_beside
-from kg_count.background import running_beside
 from kg_count.learning.model_files import file_sha256
 from kg_count.memory import collector_paused
 from kg_count.progress import status
@@ -175,19 +175,20 @@ def ensure_incidents(store: GraphStore, force: bool = False, coreference_path: P
 @collector_paused()
 def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, bool]:
     built_with, earlier = models_fingerprint(path), stored_fingerprint(store)
-    with encoder_beside(not force and documents_came(store, built_with, earlier)) as beside:  # for their titles
+    saved = load_versions(earlier) if earlier else None
+    with encoder_beside(not force and documents_came(store, built_with, saved)) as beside:  # for their titles
         versions = store.document_versions()
         stamp = documents_fingerprint(built_with, versions)
         if not force and earlier == stamp:
             return incident_count(store), False
         coreference = shipped_coreference_model(path)
-        grouped = None if force else grouped_versions(store, built_with, earlier)
+        grouped = None if force else grouped_versions(store, built_with, earlier, saved)
         if grouped is not None and all(versions.get(doc) == version for doc, version in grouped.items()):
             from kg_count.incidents.regroup import regroup_added
 
             added = set(versions) - set(grouped)
             status(f"regrouping the incidents {len(added)} new documents can touch")
-            regroup_added(store, coreference, (versions, added), (stamp, earlier, built_with), beside)
+            regroup_added(store, coreference, versions, added, stamp, earlier, built_with, beside)
             return incident_count(store), True
     status("grouping the store's reports into incidents")
     reports = reports_from_store(store)
@@ -218,20 +219,21 @@ def incidents_for_reading(store: GraphStore) -> None:
         logger.warning("the store's incidents predate some of its documents; `kg-count build` brings them up to date")
 
 
-def documents_came(store: GraphStore, built_with: str, stamp: str | None) -> bool:
-    """Whether the store holds more documents than the incident graph of fingerprint ``stamp`` grouped, by the
-    versions that grouping saved (``report_cache``) with ``built_with`` (``models_fingerprint``); False when it
+def documents_came(store: GraphStore, built_with: str, saved: tuple[str, dict[str, str]] | None) -> bool:
+    """Whether the store holds more documents than the grouping that ``saved`` its versions (``load_versions``:
+    its models' fingerprint and the versions) with ``built_with`` (``models_fingerprint``) grouped; False when it
     saved none. A count, read before the versions are: an update starts encoding on it."""
-    saved = load_versions(stamp) if stamp else None
     return saved is not None and saved[0] == built_with and store.document_count() > len(saved[1])
 
 
-def grouped_versions(store: GraphStore, built_with: str, stamp: str | None = None) -> dict[str, str] | None:
+def grouped_versions(
+    store: GraphStore, built_with: str, stamp: str | None = None, saved: tuple[str, dict[str, str]] | None = None
+) -> dict[str, str] | None:
     """The content hash of each document the incident graph grouped, by id, when the graph was built with
     ``built_with`` (``models_fingerprint``); None when it was built otherwise, or not at all. Read from the file
     the grouping saved (``report_cache``) when the graph's fingerprint ``stamp`` is that of ``built_with`` and the
-    saved hashes, else from the graph."""
-    saved = load_versions(stamp) if stamp else None
+    saved hashes (``saved``: that file's contents, where the caller read them already), else from the graph."""
+    saved = saved or (load_versions(stamp) if stamp else None)
     if saved is not None and saved[0] == built_with and documents_fingerprint(built_with, saved[1]) == stamp:
         return saved[1]
     name = INCIDENTS_SLOT

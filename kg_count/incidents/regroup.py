@@ -211,24 +211,25 @@ def _scoring_context(compared: list[Report], rarity, pairs: np.ndarray) -> PairC
 def regroup_added(
     store: GraphStore,
     coreference: CoreferenceModel,
-    documents: tuple[dict[str, str], set[str]],
-    stamps: tuple[str, str | None, str],
+    versions: dict[str, str],
+    added: set[str],
+    stamp: str,
+    earlier_stamp: str | None,
+    built_with: str,
     beside: EncoderBeside | None = None,
 ) -> None:
     """Group the ``added`` documents' reports into the store's incident graph with ``coreference``, regrouping
-    only what they touch (see the module docstring); ``documents``: the content hash of every document
-    (``versions``) and the ids of the ``added`` ones. Records their hashes and ``stamp`` as the graph's
-    fingerprint (``stamps``: ``stamp``, ``earlier_stamp`` and ``built_with``). The pair probabilities the grouping of
-    ``earlier_stamp`` saved (``pair_cache``), where there are some, spare scoring the pairs the new documents did
-    not change. The files the next update reads (``report_cache``: the reports, incidents, pair probabilities and
-    versions, with the models' fingerprint ``built_with``) are saved while the store writes the change. The new
-    titles are encoded in the process ``beside``, where one was started (else in one forked here)."""
+    only what they touch (see the module docstring); record their content hashes (``versions``) and ``stamp``
+    as the graph's fingerprint. The pair probabilities the grouping of ``earlier_stamp`` saved (``pair_cache``),
+    where there are some, spare scoring the pairs the new documents did not change. The files the next update reads
+    (``report_cache``: the reports, incidents, pair probabilities and versions, with the models' fingerprint
+    ``built_with``) are saved while the store writes the change. The new titles are encoded in the process
+    ``beside``, where one was started (else in one forked here)."""
     from kg_count.incidents.materialise import scored
 
-    (versions, added), (stamp, earlier_stamp, built_with) = documents, stamps
     version = current_version(store)
     status(f"reading the reports of {len(added)} new documents")
-    state = current_state(store, (added, version), earlier_stamp, coreference, beside)
+    state = current_state(store, added, version, earlier_stamp, coreference, beside)
     reports, rarity, columns, old = state.reports, state.rarity, state.columns, state.old
     by_id = {r.doc_id: r for r in reports}
     status(f"finding the incidents {len(added)} new documents touch among {len(old)}")
@@ -344,19 +345,19 @@ def current_reports(
 
 def current_state(
     store: GraphStore,
-    added: tuple[set[str], URIRef],
+    added: set[str],
+    version: URIRef,
     earlier_stamp: str | None,
     coreference: CoreferenceModel,
     beside: EncoderBeside | None = None,
 ) -> CurrentState:
-    """The store as an update finds it (``CurrentState``), ``added``: the ids of the new documents and the incident
-    graph before them. Reports come from ``current_reports``, word rarities and columns from ``current_rarity`` and
-    ``current_columns`` (built for the new reports only where the grouping of ``earlier_stamp`` saved its own), the
-    incidents from the file that grouping saved (``report_cache``) or else the graph. The new titles are encoded in
-    another process (``title_vectors.encoded_beside``: ``beside``, where one was started) while the rest is read and
-    the changes of moved word rarities found (over the saved columns, where they are those of the earlier
-    reports)."""
-    added, version = added
+    """The store as an update finds it (``CurrentState``): ``added``, the ids of the new documents; ``version``, the
+    incident graph before them. Reports come from ``current_reports``, word rarities and columns from
+    ``current_rarity`` and ``current_columns`` (built for the new reports only where the grouping of ``earlier_stamp``
+    saved its own), the incidents from the file that grouping saved (``report_cache``) or else the graph. The new
+    titles are encoded in another process (``title_vectors.encoded_beside``: ``beside``, where one was started)
+    while the rest is read and the changes of moved word rarities found (over the saved columns, where they are
+    those of the earlier reports)."""
     fresh = reports_from_store(store, added) if earlier_stamp else []
     with encoded_beside((r.title for r in fresh), beside=beside):
         reports, replaced = current_reports(store, fresh, added, earlier_stamp)
