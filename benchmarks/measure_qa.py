@@ -97,8 +97,9 @@ def candidates_as_json(candidates: dict) -> dict:
 
 
 def ester_candidates_as_json(candidates: dict) -> dict:
-    """``{index: {relation, anchor, rows: [[begin, end, phrase, confidence], ...]} | None}``: every ESTER
-    question's held-out candidates, for studying the ranking."""
+    """``{index: {relation, anchor, rows: [[begin, end, phrase, confidence], ...], features: [[...], ...]} |
+    None}``: every ESTER question's held-out candidates with the answer ranker's features (one row per
+    candidate, in ``answer_ranking.FEATURES`` order), for studying the ranking and refitting the ranker."""
     return {
         index: None
         if c is None
@@ -106,6 +107,7 @@ def ester_candidates_as_json(candidates: dict) -> dict:
             "relation": c.relation,
             "anchor": c.anchor_begin,
             "rows": [[x.begin, x.end, x.phrase, x.confidence] for x in c.candidates],
+            "features": [[round(float(v), 6) for v in row] for row in c.features],
         }
         for index, c in candidates.items()
     }
