@@ -215,12 +215,12 @@ def test_an_update_reads_the_grouped_versions_from_the_saved_file_only_when_it_m
         assert report_cache.load_versions(stamp) == (built_with, versions)
         assert materialise.grouped_versions(opened, built_with) == versions  # read from the graph
         report_cache.save_versions(built_with, {**versions, "not-grouped": "0"}, stamp)  # not the graph's stamp
-        assert materialise.grouped_versions(opened, built_with, stamp) == versions
+        assert materialise.grouped_versions(opened, built_with, stamp, report_cache.load_versions(stamp)) == versions
         report_cache.save_versions(built_with, versions, stamp)
         monkeypatch.setattr(opened, "values", lambda *_: pytest.fail("the saved versions were not read"))
-        assert materialise.grouped_versions(opened, built_with, stamp) == versions
+        assert materialise.grouped_versions(opened, built_with, stamp, report_cache.load_versions(stamp)) == versions
     with GraphStore(store) as opened:
-        assert materialise.grouped_versions(opened, "other models", stamp) is None
+        assert materialise.grouped_versions(opened, "other models", stamp, report_cache.load_versions(stamp)) is None
 
 
 def test_saved_pairs_are_looked_up_by_report_position():

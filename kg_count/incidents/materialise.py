@@ -230,10 +230,9 @@ def grouped_versions(
     store: GraphStore, built_with: str, stamp: str | None = None, saved: tuple[str, dict[str, str]] | None = None
 ) -> dict[str, str] | None:
     """The content hash of each document the incident graph grouped, by id, when the graph was built with
-    ``built_with`` (``models_fingerprint``); None when it was built otherwise, or not at all. Read from the file
-    the grouping saved (``report_cache``) when the graph's fingerprint ``stamp`` is that of ``built_with`` and the
-    saved hashes (``saved``: that file's contents, where the caller read them already), else from the graph."""
-    saved = saved or (load_versions(stamp) if stamp else None)
+    ``built_with`` (``models_fingerprint``); None when it was built otherwise, or not at all. Taken from ``saved``,
+    what the grouping of the graph's fingerprint ``stamp`` saved (``load_versions``), when ``stamp`` is that of
+    ``built_with`` and the saved hashes; else read from the graph."""
     if saved is not None and saved[0] == built_with and documents_fingerprint(built_with, saved[1]) == stamp:
         return saved[1]
     name = INCIDENTS_SLOT
