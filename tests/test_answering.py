@@ -168,6 +168,30 @@ def test_a_part_of_a_city_reads_as_the_city(store):
     assert incidents_of_plan(store, query_plan(other_month)) == []
 
 
+def test_a_part_of_a_city_in_the_text_must_be_named_by_a_report(store):
+    asked = {"location": {"city": DBR + "Memphis,_Tennessee"}, "time": {"month": "03/2016"}}
+    assert ask(store, 2, "injuring", **asked) == (2, ["d1", "d2", "d3"])
+    in_part = "How many ['injuring'] events happened in 03/2016 in ('Tennessee', 'Memphis (Orange Mound)') (city)"
+    assert ask(store, 2, "injuring", **asked, verbose_question=in_part) == (1, ["d3"])
+    elsewhere = in_part.replace("Orange Mound", "Frayser")
+    assert ask(store, 2, "injuring", **asked, verbose_question=elsewhere) == (0, [])
+
+
+def test_no_state_in_the_text_counts_incidents_outside_the_states(store):
+    asked = {"location": {"state": DBR + "Tennessee"}, "time": {"month": "03/2016"}}
+    assert ask(store, 2, "killing", **asked) == (1, ["d1", "d2"])
+    no_state = "How many ['killing'] events happened in 03/2016 (month) in (None,) (state) ?"
+    assert ask(store, 2, "killing", **asked, verbose_question=no_state) == (1, ["d9"])
+    assert ask(store, 1, "killing", **asked, verbose_question=no_state) == (None, ["d9"])
+
+
+def test_a_contradicting_state_in_the_text_is_answered(store):
+    asked = {"location": {"state": DBR + "Ohio"}, "time": {"month": "03/2016"}}
+    assert ask(store, 2, "injuring", **asked) == (0, [])
+    text = "How many ['injuring'] events happened in 03/2016 (month) in ('Tennessee',) (state) ?"
+    assert ask(store, 2, "injuring", **asked, verbose_question=text) == (2, ["d1", "d2", "d3"])
+
+
 def test_an_incident_is_one_candidate_with_all_its_documents_in_the_order_of_the_iris(store):
     named = parse_question(
         "q", {"subtask": 2, "event_type": "killing", "participant": {"last": "Deering"}, "time": {"year": "2016"}}

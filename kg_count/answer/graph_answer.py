@@ -127,6 +127,9 @@ RELAXATIONS = 6  # S1's relaxation steps after the exact query (see query_plan)
 LOOSENING_RELAXATIONS = 4  # the steps up to this one still ask every asked property, loosened; later ones drop one
 
 
+NO_PLACE = KGC.noPlace  # bound as the place of a city's part that is not a place of its own: no incident has it
+
+
 def _place_constraint(location: tuple[str, str], relax: int, fragments: list, bindings: dict) -> bool:
     """Add the asked place's fragment and bindings at relaxation ``relax`` (see ``query_plan``); return whether
     relaxation 2 loosened it (a city of the asked name in any state)."""
@@ -165,7 +168,9 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
     city name may have been put in the wrong state) and a full name's last word alone; 3 asks for the asked
     city's state instead; 4 also asks the sibling gun-violence type; 5 drops the asked place and 6 the asked time
     (each otherwise as 1; S1 then prefers the incident nearest to what was asked: ``best_incident``). Returns
-    None when a relaxation does not apply.
+    None when a relaxation does not apply. The place is the question's as read with its text
+    (``Question.place``): a question about no US state asks for incidents without one, and the exact query of a
+    part of a city ("Chicago (Englewood)") asks for incidents in the part or in the city with a report naming it.
     """
     if relax == 5:
         return query_plan(replace(question, location=None), 1) if question.location is not None else None
@@ -186,8 +191,14 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
         if relax:
             dct_end = question.time.end + dt.timedelta(days=near.dct_days_before)
             bindings["dctEnd"] = Literal(dct_end, datatype=XSD.date)
-    if question.location is not None and question.location[1]:
+    if question.location is not None and question.place is not None and question.place.no_state:
+        fragments.append("no_state")
+    elif question.location is not None and question.location[1]:
         loosened = _place_constraint(question.location, relax, fragments, bindings)
+        if not relax and question.place is not None and question.place.part:
+            fragments[-1] = "city_part"
+            bindings["part"] = Literal(question.place.part)
+            bindings["partPlace"] = URIRef(question.place.part_iri) if question.place.part_iri else NO_PLACE
     if question.participant is not None:
         granularity, value = question.participant
         if relax == 2 and granularity == "full_name" and len(value.split()) > 1:
@@ -239,7 +250,21 @@ def incidents_of_plan(store: GraphStore, plan: tuple[tuple[str, ...], dict] | No
                 "killed": float(row["killedP"]),
                 "injured": float(row["injuredP"]),
             }
+    if "city_part" in fragments:
+        found = _in_the_part(store, found, bindings)
     return [found[key] for key in sorted(found)]
+
+
+def _in_the_part(store: GraphStore, found: dict[str, FoundIncident], bindings: dict) -> dict[str, FoundIncident]:
+    """The incidents of ``found`` (by IRI) that lie in the asked part of a city: those not in the city itself
+    (``city_part`` took them for lying in the part as a place of its own) and those in the city with a report
+    that names the part (``part_named``)."""
+    if not found:
+        return found
+    rows = " ".join(f"({URIRef(key).n3()} {bindings['place'].n3()} {bindings['part'].n3()})" for key in found)
+    query = read_query("answer/part_named").replace("#VALUES", f"VALUES (?incident ?place ?part) {{ {rows} }}")
+    naming = {row["incident"]: int(row["naming"]) for row in store.records(incident_sparql(store, query))}
+    return {key: incident for key, incident in found.items() if naming.get(key, 1) > 0}
 
 
 def candidate_match_features(question: Question, incidents: list[FoundIncident]) -> list[list[str]]:
@@ -298,6 +323,8 @@ def place_step(question: Question, incident: FoundIncident) -> int:
     """How far the incident lies from the asked place, in steps of [answering] ``same_area_km``, ``region_km``
     and ``far_km`` (0 within the first; 3 beyond the last, or unplaced). For an asked state: 0 inside it, else 3.
     0 when no place is asked."""
+    if question.place is not None and question.place.no_state and question.location is not None:
+        return 3 if incident.state else 0
     if question.location is None or not question.location[1]:
         return 0
     granularity, value = question.location

@@ -14,6 +14,7 @@ from typing import Mapping
 
 from kg_count.errors import InputError
 from kg_count.io.atomic import read_json
+from kg_count.io.question_place import PlaceReading, read_place
 from kg_count.task import DBPEDIA_PREFIX, EVENT_TYPES
 
 PROPERTIES = ("location", "time", "participant")
@@ -43,7 +44,12 @@ class TimeConstraint:
 
 @dataclass(frozen=True)
 class Question:
-    """One validated question. Absent properties are None; ``location``/``participant`` are (granularity, value)."""
+    """One validated question. Absent properties are None; ``location``/``participant`` are (granularity, value).
+
+    ``location`` is the place as read from the structured field and the verbose text together
+    (``kg_count.io.question_place``; value "" when the text asks for no US state); ``place`` says how it was read
+    and keeps the structured field as the task wrote it.
+    """
 
     question_id: str
     subtask: int
@@ -52,6 +58,7 @@ class Question:
     time: TimeConstraint | None
     participant: tuple[str, str] | None
     verbose: str = ""
+    place: PlaceReading | None = None
 
     @property
     def property_pair(self) -> str:
@@ -144,7 +151,11 @@ def parse_question(question_id: str, raw: object, path: object = None) -> Questi
     participant = values.get("participant")
     if participant and not participant[1].strip():
         raise InputError("participant name is empty", path, item=where)
-    return Question(question_id, subtask, event_type, location, time, participant, str(raw.get("verbose_question", "")))
+    verbose = str(raw.get("verbose_question", ""))
+    place = read_place(*location, verbose) if location else None
+    if place is not None:
+        location = (place.granularity, place.iri)
+    return Question(question_id, subtask, event_type, location, time, participant, verbose, place)
 
 
 def read_questions(path: str | os.PathLike) -> dict[str, Question]:
