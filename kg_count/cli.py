@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from kg_count import __version__
-from kg_count.errors import KgCountError, UsageError
+from kg_count.errors import InputError, KgCountError, UsageError
 from kg_count.settings import settings
 from kg_count.task import EVENT_TYPES
 from kg_count.qa.datasets.commands import add_qa_parser
@@ -274,6 +274,12 @@ def _add_incidents(subparsers) -> None:
     )
     incidents.add_argument("--store", required=True, type=_store_location, help=STORE_HELP)
     incidents.add_argument("--id", help="incident id")
+    incidents.add_argument(
+        "--question",
+        metavar="ID",
+        help="with --questions: show this question as read (its place reading) and the incidents its query finds",
+    )
+    incidents.add_argument("--questions", type=Path, help="the questions.json that holds --question")
     incidents.add_argument("--type", choices=EVENT_TYPES, help="only incidents of this event type")
     incidents.add_argument("--place", help="text the city or state IRI contains, e.g. Columbus or Mississippi")
     incidents.add_argument("--date", help="date prefix, e.g. 2016, 2016-03 or 2016-03-14")
@@ -346,12 +352,32 @@ def run_incidents(args: argparse.Namespace) -> int:
     from kg_count.graph.store import GraphStore
     from kg_count.incidents.explain import explain_incident, list_incidents
 
+    if (args.question is None) != (args.questions is None):
+        raise UsageError("--question and --questions go together")
     with GraphStore(args.store, create=False) as store:
-        if args.id is not None:
+        if args.question is not None:
+            print(_explain_question(store, args.questions, args.question))
+        elif args.id is not None:
             print(explain_incident(store, args.id))
         else:
             print(list_incidents(store, args.type, args.place, args.date, args.limit))
     return 0
+
+
+def _explain_question(store, path: Path, question_id: str) -> str:
+    """A question of ``path`` in words, how its place was read and the incidents its query finds in ``store``."""
+    from kg_count.answer.candidates_view import candidate_lines
+    from kg_count.evaluate.question_text import place_reading, question_text
+    from kg_count.io.questions import read_questions
+
+    questions = read_questions(path)
+    if question_id not in questions:
+        raise InputError("no such question", path, item=f"question {question_id}")
+    question = questions[question_id]
+    place = question.place
+    reading = place_reading(question) or (f"place as the structured field: {place.describe()}" if place else "")
+    lines = [f"{question_id}: {question_text(question)}", *([reading] if reading else [])]
+    return "\n".join(lines + candidate_lines(store, question))
 
 
 def run_sparql(args: argparse.Namespace) -> int:

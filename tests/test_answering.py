@@ -256,6 +256,16 @@ def test_answer_command_writes_answers_chains_and_explains_incidents(tmp_path, c
     assert "kgc:Incident" in capsys.readouterr().out
     assert main(["incidents", "--store", str(store), "--id", "no-such-incident"]) == 1
 
+    some_question = next(iter(questions))
+    asked = ["incidents", "--store", str(store), "--questions", str(SAMPLE / "s2" / "questions.json")]
+    assert main([*asked, "--question", some_question]) == 0
+    explained = capsys.readouterr().out.splitlines()
+    assert explained[0].startswith(f"{some_question}: How many") and "place" in explained[1]
+    assert any(line.startswith("query fragments: ") for line in explained)
+    assert main([*asked, "--question", "no-such-question"]) == 1
+    with pytest.raises(SystemExit):  # --question without --questions is bad usage
+        main(["incidents", "--store", str(store), "--question", some_question])
+
 
 def test_every_query_of_incidents_reads_the_current_incident_graph():
     """A query that reads incidents names their graph by the slot incident_sparql fills with the current version

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
-from kg_count.evaluate.question_text import question_text
+from kg_count.evaluate.question_text import place_reading, question_text
 from kg_count.evaluate.task_scores import document_score
 from kg_count.incidents.incident_views import DocumentView, IncidentView
 from kg_count.io.answers import GoldAnswer, SystemAnswer
@@ -156,9 +156,11 @@ def _subtask_section(
         answer, question = system.get(qid), questions.get(qid)
         found = set(answer.documents) if answer is not None else set()
         text = question_text(question) if question is not None else ""
+        reading = place_reading(question) if question is not None else ""
+        reading_note = f"<div class='qid'>{html.escape(reading)}</div>" if reading else ""
         rows.append(
             [
-                f"{html.escape(text)}<div class='qid'>{html.escape(qid)}</div>",
+                f"{html.escape(text)}<div class='qid'>{html.escape(qid)}</div>{reading_note}",
                 str(gold[qid].numerical_answer) if counts else "",
                 "" if answer is None or answer.numerical_answer is None else str(answer.numerical_answer),
                 _gold_incidents(gold[qid].incidents, found, view),

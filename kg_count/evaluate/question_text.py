@@ -16,7 +16,21 @@ NAME_PARTS = {"first": "first name", "last": "last name", "full_name": "name"}
 def _place(question: Question) -> str:
     if question.location is None:
         return ""
+    place = question.place
+    if place is not None and place.no_state:
+        return " outside the US states"
+    if place is not None and place.part:
+        return f" in {place.part.title()} ({readable_place(question.location[1])})"
     return f" in {readable_place(question.location[1])}"
+
+
+def place_reading(question: Question) -> str:
+    """How the question's place was read (``io.question_place``) when its verbose text changed it, else ""."""
+    place = question.place
+    if place is None or place.rule == "structured":
+        return ""
+    structured = readable_place(place.structured) or "empty"
+    return f"{place.text!r} read as {place.describe()}; the structured field: {structured}"
 
 
 def _time(question: Question) -> str:
