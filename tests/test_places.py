@@ -3,7 +3,7 @@
 import pytest
 
 from kg_count.geography import city_iri, resolve_state, state_iri
-from kg_count.nlp.places import city_state_pairs, dateline, find_place, state_votes
+from kg_count.nlp.places import city_state_pairs, dateline, find_place, mentioned_places, state_votes
 from tests.nlp_helpers import annotated
 
 
@@ -125,3 +125,14 @@ def test_a_capitalised_title_word_is_no_town_unless_the_text_supports_it():
     body = "A man was shot in Man , West Virginia , on Friday , police said ."
     record = extract(annotated(body, title="Man shot in Man"))
     assert (record.city, record.state) == ("Man", "WV")
+
+
+def test_every_place_the_text_names_is_kept_for_questions_about_parts_of_a_city():
+    doc = annotated(
+        "CHICAGO — A 15-year-old boy was shot Tuesday night in the Englewood neighborhood on the South Side, "
+        "police said. He was taken to the University of Chicago Medical Center in Hyde Park.",
+        title="Boy shot on South Side",
+    ).doc
+    names = mentioned_places(doc)
+    assert "englewood" in names and "south side" in names
+    assert len(names) == len(set(names)) and all(name == name.lower() for name in names)

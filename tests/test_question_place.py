@@ -69,6 +69,12 @@ def test_a_town_next_to_the_structured_city_is_read_as_a_part_of_it():
     assert wilmington.place.part_iri == DBR + "Wilmington,_California"
 
 
+def test_a_name_the_gazetteer_does_not_know_is_a_part_of_the_structured_city():
+    queens = ask({"city": DBR + "New_York_City"}, "('New York', 'Queens') (city)")
+    assert queens.location == ("city", DBR + "New_York_City") and queens.place.rule == "text city nearby"
+    assert queens.place.part == "queens" and queens.place.part_iri == ""
+
+
 def test_a_part_of_a_city_must_be_named():
     englewood = ask({"city": DBR + "Chicago"}, "('Illinois', 'Chicago (Englewood)') (city)")
     assert englewood.location == ("city", DBR + "Chicago")

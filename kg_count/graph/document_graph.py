@@ -130,6 +130,8 @@ def document_triples(record: DocumentRecord, content_hash: str | None = None, le
     graph.add((doc, KGC.title, Literal(record.title)))
     if lead:
         graph.add((doc, KGC.lead, Literal(lead)))
+    for name in record.place_names:
+        graph.add((doc, KGC.placeName, Literal(name)))
     graph.add((doc, KGC.followUpProbability, Literal(Decimal(str(record.follow_up)), datatype=XSD.decimal)))
 
     time_node = _add_time(graph, doc, record)

@@ -183,7 +183,8 @@ def _read_city(structured: str, state_text: str | None, city_text: str, text: st
     if known or structured_state != code:
         other_state = structured_state not in (None, code)
         return PlaceReading("city", text_iri, "text state" if other_state else "text city", text)
-    return PlaceReading("city", structured, "structured", text)
+    base = city_standing_for(structured)  # a name the gazetteer does not know, in the structured city's state
+    return PlaceReading("city", base, "text city nearby", text, city.lower(), "")
 
 
 def read_place(granularity: str, structured: str, verbose: str) -> PlaceReading:

@@ -16,6 +16,7 @@ from kg_count.nlp.date_candidates import date_candidates
 from kg_count.nlp.followup import follow_up_features
 from kg_count.nlp.participants import Counts, count_statements, find_participants, stated_counts
 from kg_count.nlp.place_candidates import place_candidates
+from kg_count.nlp.places import mentioned_places
 from kg_count.nlp.extraction_models import (
     Choice,
     DocumentCandidates,
@@ -121,6 +122,7 @@ def record_of(analysis: Analysis, choice: Choice) -> DocumentRecord:
             for p in analysis.people
         ],
         follow_up=round(choice.follow_up, 3),
+        place_names=mentioned_places(annotated.doc),
     )
 
 

@@ -305,6 +305,19 @@ def place_names(doc) -> list[tuple[str, int]]:
     return found
 
 
+def mentioned_places(doc) -> list[str]:
+    """Every place name the document mentions, as spaCy's GPE, LOC and FAC entities, in lower case, each once in
+    the order of first mention, "the" left off: the neighbourhoods and districts a question may ask about
+    ("Englewood", "Boyle Heights"), whether or not the gazetteer knows them."""
+    names: dict[str, None] = {}
+    for ent in doc.ents:
+        if ent.label_ in ("GPE", "LOC", "FAC"):
+            name = " ".join(ent.text.split()).lower().removeprefix("the ")
+            if name:
+                names.setdefault(name)
+    return list(names)
+
+
 def find_place(
     doc, body_start: int, votes: Counter | None = None, names: list[tuple[str, int]] | None = None
 ) -> Place | None:

@@ -55,6 +55,7 @@ class DocumentRecord:
     fired: int
     participants: list[PersonRecord]
     follow_up: float = 0.0  # the probability that the document reports a later event about the incident
+    place_names: list[str] = field(default_factory=list)  # every place the text names, lower case (mentioned_places)
 
     def summary(self) -> dict:
         """The readable face of the record (one line of ``kg-count extract``)."""

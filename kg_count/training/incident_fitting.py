@@ -42,9 +42,16 @@ class IncidentCandidate:
 
 
 def fold_unit(question: Question) -> str:
-    """What a question folds by: ``state:<state IRI's last part or postal code>``, else ``name:<last word>``."""
-    if question.location is not None and question.location[1]:
-        granularity, value = question.location
+    """What a question folds by: ``state:<state IRI's last part or postal code>``, else ``name:<last word>``.
+
+    The place is the structured location field as the task wrote it (``Question.place.structured``), not the place
+    read with the verbose text, so that the folds, and the committed locked fold's seeded draw, stay what they were.
+    """
+    location = question.location
+    if location is not None and question.place is not None:
+        location = (location[0], question.place.structured)
+    if location is not None and location[1]:
+        granularity, value = location
         if granularity == "state":
             return "state:" + value.rsplit("/", 1)[-1]
         parsed = parse_city_iri(value)
