@@ -160,7 +160,62 @@ def test_cross_validation_keeps_each_incident_in_one_fold(gva):
     items = load_items(gva)
     result = cross_validate(items, l2=1.0, follow_up_days=3, folds=2)
     assert result["articles"] == 8 and result["incidents"] == 4 and len(result["folds"]) == 2
-    assert set(result["learned"]) == {"state", "city", "day", "month", "killed", "injured"}
+    assert set(result["learned"]) == {"state", "city", "day", "month", "killed", "injured", "counts"}
+
+
+@pytest.fixture(scope="module")
+def task_dir(tmp_path_factory):
+    """A task folder: the INCIDENTS' texts as CoNLL documents, with incidents.jsonl naming them (Dayton's record
+    as "Dayton (Belmont)", a city with a part), and one document without a record."""
+    from kg_count.io.conll import write_documents
+    from tests.nlp_helpers import document
+
+    folder = tmp_path_factory.mktemp("task")
+    documents, records = [], []
+    for incident_id, date, state, city, killed, injured, text in INCIDENTS:
+        day = dt.datetime.strptime(date, "%B %d, %Y").date()
+        doc_ids = [f"t{incident_id}-{n}" for n in range(2)]
+        documents += [document(text, "Shooting", (day + dt.timedelta(days=1)).isoformat(), d) for d in doc_ids]
+        city = "Dayton (Belmont)" if city == "Dayton" else city
+        records.append(
+            {
+                "incident_uri": incident_id,
+                "date": date,
+                "state": state,
+                "city_or_county": city,
+                "num_killed": killed,
+                "num_injured": injured,
+                "doc_ids": doc_ids,
+            }
+        )
+    documents.append(document("A man was shot .", "Shooting", "2016-01-01", "no-record"))
+    write_documents(folder / "docs.conll", documents)
+    (folder / "incidents.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    return folder
+
+
+def test_the_tasks_own_documents_are_items_with_their_records(task_dir):
+    from kg_count.training.extraction_fitting import folds_by_state, load_task_items
+
+    items = load_task_items(task_dir)
+    assert len(items) == 8 and "no-record" not in {i.doc_id for i in items}
+    assert {i.gold.city for i in items} == {"Dayton", "Waco", "Ames", "Provo"}
+    folds = folds_by_state(items, 2)
+    for state in {i.gold.state for i in items}:
+        assert len({f for i, f in zip(items, folds) if i.gold.state == state}) == 1
+    result = cross_validate(items, l2=1.0, follow_up_days=3, folds=2, by_state=True)
+    assert result["articles"] == 8 and len(result["folds"]) == 2
+
+
+def test_a_broken_task_record_names_its_file_and_line(tmp_path):
+    from kg_count.errors import InputError
+    from kg_count.training.task_records import read_task_gold
+
+    (tmp_path / "incidents.jsonl").write_text('{"incident_uri": "1"}\n')
+    with pytest.raises(InputError, match=r"incidents.jsonl, line 1: not an incident record"):
+        read_task_gold(tmp_path)
+    with pytest.raises(InputError, match="cannot read"):
+        read_task_gold(tmp_path / "missing")
 
 
 def test_a_folder_without_the_records_is_an_input_error(tmp_path):

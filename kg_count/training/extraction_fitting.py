@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Mapping, Sequence
 
 from kg_count.geography import gazetteer
 from kg_count.learning.linear_model import LinearModel, train
@@ -29,11 +29,13 @@ from kg_count.nlp.extraction_models import (
 )
 from kg_count.nlp.place_candidates import city_in_state_features
 from kg_count.settings import settings
+from kg_count.nlp.annotate import AnnotatedDocument
 from kg_count.training.gva import Gold, annotated_articles, read_gold
+from kg_count.training.task_records import annotated_task_documents, read_task_gold
 
 FOLDS = 5
 INNER_FOLDS = 3
-SCORED = ("state", "city", "day", "month", "killed", "injured")
+SCORED = ("state", "city", "day", "month", "killed", "injured", "counts")
 
 
 @dataclass
@@ -49,9 +51,20 @@ class Item:
 
 def load_items(gva: Path, cache: Path | None = None, limit: int | None = None) -> list[Item]:
     """Analyse the articles of ``gva`` (the first ``limit``; parses cached in ``cache``) into Items."""
-    gold = read_gold(gva)
+    return analysed_items(annotated_articles(gva, cache, limit), read_gold(gva))
+
+
+def load_task_items(task_dir: Path, cache: Path | None = None) -> list[Item]:
+    """Analyse the task's documents in ``task_dir`` that have an incident record (``training.task_records``; parses
+    cached in ``cache``) into Items."""
+    gold = read_task_gold(task_dir)
+    return analysed_items(annotated_task_documents(task_dir, gold, cache), gold)
+
+
+def analysed_items(annotated_documents: Iterable[AnnotatedDocument], gold: Mapping[str, Gold]) -> list[Item]:
+    """Analyse each annotated document into an Item with its incident's record from ``gold`` (by document id)."""
     items = []
-    for annotated in annotated_articles(gva, cache, limit):
+    for annotated in annotated_documents:
         analysis = analyse(annotated)
         document = annotated.document
         rule = Choice(
@@ -82,6 +95,7 @@ def hits(choice: Choice, gold: Gold) -> dict[str, bool]:
         "month": (date.year, date.month) == (gold.date.year, gold.date.month),
         "killed": choice.killed == gold.killed,
         "injured": choice.injured == gold.injured,
+        "counts": (choice.killed, choice.injured) == (gold.killed, gold.injured),
     }
 
 
@@ -101,6 +115,20 @@ def folds_by_incident(items: Sequence[Item], folds: int = FOLDS, seed: int = 0) 
     random.Random(seed).shuffle(incidents)
     fold_of = {incident: n % folds for n, incident in enumerate(incidents)}
     return [fold_of[i.gold.incident_id] for i in items]
+
+
+def folds_by_state(items: Sequence[Item], folds: int = FOLDS) -> list[int]:
+    """The fold of each item by its incident's state: the states, largest first, each to the fold with the fewest
+    items so far, so that no state (and so no incident) lies in two folds."""
+    by_state: dict[str, int] = {}
+    for item in items:
+        by_state[item.gold.state] = by_state.get(item.gold.state, 0) + 1
+    sizes, fold_of = [0] * folds, {}
+    for state, size in sorted(by_state.items(), key=lambda entry: (-entry[1], entry[0])):
+        fold = min(range(folds), key=lambda f: (sizes[f], f))
+        sizes[fold] += size
+        fold_of[state] = fold
+    return [fold_of[item.gold.state] for item in items]
 
 
 def _cross_fitted_follow_up(items: Sequence[Item], follow_up_days: int, l2: float) -> list[float]:
@@ -240,17 +268,30 @@ def accuracy(choices: Sequence[Choice], items: Sequence[Item]) -> dict[str, floa
     return {key: round(100.0 * value / max(1, len(items)), 1) for key, value in totals.items()}
 
 
-def cross_validate(items: Sequence[Item], l2: float, follow_up_days: int, folds: int = FOLDS) -> dict:
-    """Train on all folds but one, choose on the held-out one, for each fold; return the pooled held-out
-    accuracies ("learned"), the rules' on the same articles ("rules") and each fold's."""
-    fold_of = folds_by_incident(items, folds)
+def held_out_choices(
+    items: Sequence[Item], l2: float, follow_up_days: int, folds: int = FOLDS, by_state: bool = False
+) -> tuple[list[Choice], list[int]]:
+    """Each item's choice by models trained on the other folds (by incident, or with ``by_state`` by the
+    incident's state), and each item's fold."""
+    fold_of = folds_by_state(items, folds) if by_state else folds_by_incident(items, folds)
     choices: list = [None] * len(items)
-    per_fold = []
     for fold in range(folds):
         models = fit([i for i, f in zip(items, fold_of) if f != fold], l2, follow_up_days)
+        for n, f in enumerate(fold_of):
+            if f == fold:
+                choices[n] = choose(models, items[n].candidates)
+    return choices, fold_of
+
+
+def cross_validate(
+    items: Sequence[Item], l2: float, follow_up_days: int, folds: int = FOLDS, by_state: bool = False
+) -> dict:
+    """The pooled held-out accuracies of ``held_out_choices`` ("learned"), the rules' on the same articles
+    ("rules") and each fold's."""
+    choices, fold_of = held_out_choices(items, l2, follow_up_days, folds, by_state)
+    per_fold = []
+    for fold in range(folds):
         held = [n for n, f in enumerate(fold_of) if f == fold]
-        for n in held:
-            choices[n] = choose(models, items[n].candidates)
         per_fold.append(accuracy([choices[n] for n in held], [items[n] for n in held]))
     return {
         "learned": accuracy(choices, items),

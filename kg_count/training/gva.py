@@ -13,6 +13,7 @@ from typing import Iterator
 
 from kg_count.errors import InputError
 from kg_count.io.articles import iter_articles
+from kg_count.io.conll import Document
 from kg_count.nlp.annotate import AnnotatedDocument, annotate, to_spacy_doc
 from kg_count.nlp.model import load_model
 
@@ -56,13 +57,17 @@ def read_gold(gva: Path) -> dict[str, Gold]:
 
 
 def annotated_articles(gva: Path, cache: Path | None = None, limit: int | None = None) -> Iterator[AnnotatedDocument]:
-    """Yield the annotated articles of ``gva``/articles.jsonl (the first ``limit``), in file order.
+    """Yield the annotated articles of ``gva``/articles.jsonl (the first ``limit``), in file order (parses kept in
+    ``cache``: ``annotated_cached``)."""
+    documents = list(iter_articles(gva / "articles.jsonl"))[:limit]
+    yield from annotated_cached(documents, cache, write=limit is None)
 
-    With ``cache`` (a DocBin file), parses are read from it when its first documents are these (same
-    words), and written to it after parsing all the articles otherwise."""
+
+def annotated_cached(documents: list[Document], cache: Path | None, write: bool = True) -> Iterator[AnnotatedDocument]:
+    """Yield ``documents`` annotated, in order. With ``cache`` (a DocBin file), parses are read from it when its
+    first documents are these (same words); otherwise they are parsed and (with ``write``) written to it."""
     from spacy.tokens import DocBin
 
-    documents = list(iter_articles(gva / "articles.jsonl"))[:limit]
     nlp = load_model()
     if cache is not None and cache.exists():
         docs = list(DocBin().from_disk(cache).get_docs(nlp.vocab))[: len(documents)]
@@ -71,7 +76,7 @@ def annotated_articles(gva: Path, cache: Path | None = None, limit: int | None =
             yield from (AnnotatedDocument(*item) for item in zip(documents, docs, positions))
             return
     parsed = list(annotate(documents))
-    if cache is not None and limit is None:
+    if cache is not None and write:
         cache.parent.mkdir(parents=True, exist_ok=True)
         DocBin(
             attrs=["ORTH", "TAG", "POS", "MORPH", "LEMMA", "DEP", "HEAD", "ENT_IOB", "ENT_TYPE", "SENT_START"],
