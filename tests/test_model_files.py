@@ -104,5 +104,5 @@ def test_training_twice_from_the_same_slice_gives_the_same_model_and_records_it(
         written.append((models / "extraction.json").read_bytes())
         entry = read_manifest(models)["models"]["extraction"]
         assert entry["trained_by"] == "kg-count train extraction" and entry["data"]["gva-train"]
-        assert entry["scores"]["cross_validated_by_state"]["articles"] == 40
+        assert entry["scores"]["cross_validated_by_incident"]["articles"] == 40
     assert written[0] == written[1]

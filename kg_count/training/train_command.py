@@ -2,8 +2,7 @@
 
 The targets and what each reads (``DATA`` is the shared data folder, ``../shared/data`` by default):
 
-- ``extraction``: gva-train's articles and the task's own documents (trial, test-dev) against their incidents'
-  records -> ``extraction.json``;
+- ``extraction``: gva-train's articles against their incidents' records -> ``extraction.json``;
 - ``coreference``: gold incidents of SemEval trial and test-dev and of gva-train, over their built stores
   -> ``coreference.json``;
 - ``incidents``: the incident-match model with its answer prior, from trial's and test-dev's questions with
@@ -91,31 +90,21 @@ def _built_store(place: TrainingPlace, name: str) -> Path:
 
 
 def train_extraction(place: TrainingPlace) -> Path:
-    """Fit the extraction models on gva-train and on the task's own documents that have an incident record
-    (``incidents.jsonl`` of the place's task sets whose folders are there; parses cached in the work folder);
-    cross-validated accuracies, folds by the incident's state, in the manifest."""
+    """Fit the extraction models on gva-train (parses cached in the work folder); cross-validated accuracies
+    by incident in the manifest."""
     from kg_count.settings import settings
-    from kg_count.training.extraction_fitting import cross_validate, fit, load_items, load_task_items
+    from kg_count.training.extraction_fitting import cross_validate, fit, load_items
 
     _require_files(place.gva / "articles.jsonl", place.gva / "incidents.jsonl")
     place.work.mkdir(parents=True, exist_ok=True)
     status("parsing gva-train's articles (cached after the first run)")
     items = load_items(place.gva, place.work / "gva_docs.spacy")
-    data = {"gva-train": data_sha256(place.gva / "articles.jsonl", place.gva / "incidents.jsonl")}
-    for name in place.task_sets:
-        task = place.task(name)
-        if not task.is_dir():
-            status(f"no {name} folder at {task}: extraction learns without its documents")
-            continue
-        _require_files(task / "docs.conll", task / "incidents.jsonl")
-        status(f"parsing the {name} documents that have an incident record (cached after the first run)")
-        items += load_task_items(task, place.work / f"{name}_docs.spacy")
-        data[name] = data_sha256(task / "docs.conll", task / "incidents.jsonl")
     extraction = settings().extraction
-    status("cross-validating the extraction models by state")
-    scores = cross_validate(items, extraction.ranker_l2, extraction.follow_up_days, by_state=True)
+    status("cross-validating the extraction models by incident")
+    scores = cross_validate(items, extraction.ranker_l2, extraction.follow_up_days)
     models = fit(items, extraction.ranker_l2, extraction.follow_up_days)
-    return save_shipped_model("extraction", models, place.models_dir, data, {"cross_validated_by_state": scores})
+    data = {"gva-train": data_sha256(place.gva / "articles.jsonl", place.gva / "incidents.jsonl")}
+    return save_shipped_model("extraction", models, place.models_dir, data, {"cross_validated_by_incident": scores})
 
 
 def train_coreference(place: TrainingPlace) -> Path:
