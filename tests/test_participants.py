@@ -23,11 +23,20 @@ def read(body: str, title: str = ""):
         ("A man was shot in the leg .", 0, 1, 0),
         ("The company will lay off three employees .", 0, 0, 3),
         ("A man and a woman were killed Sunday .", 2, 0, 0),
+        ("Seven men who were shot at a house were expected to survive .", 0, 7, 0),
+        ("A quadruple shooting occurred in Oakland on Wednesday night .", 0, 4, 0),
+        ("Police have not said how the four shooting victims are doing .", 0, 4, 0),
+        ("Investigators said it was a double homicide .", 2, 0, 0),
     ],
 )
 def test_stated_counts(body, killed, injured, fired):
     _, counts = read(body)
     assert (counts.killed, counts.injured, counts.fired) == (killed, injured, fired)
+
+
+def test_a_headlines_bare_participle_counts_its_subject():
+    _, counts = read("Police are looking for the shooter .", title="7 men shot at Antioch house")
+    assert counts.injured == 7
 
 
 def test_named_victim_and_suspect_with_ages():

@@ -38,6 +38,8 @@ NUMBER_WORDS = {
     "thousand": 1000,
 }
 SINGULAR_DETERMINERS = {"a", "an", "another", "one", "this", "that"}
+MULTIPLIERS = {"double": 2, "triple": 3, "quadruple": 4, "quintuple": 5, "sextuple": 6}  # "a triple shooting"
+RELATIVE_PRONOUNS = {"who", "that", "which", "whom"}
 SINGULAR_PRONOUNS = {"he", "she", "him", "her", "i", "himself", "herself", "another"}
 PERSON_GROUP_WORDS = {
     "people",
@@ -102,6 +104,8 @@ def count_people(head) -> int | None:
 
 def _own_count(head) -> int | None:
     lemma = head.lemma_.lower()
+    if head.lower_ in MULTIPLIERS:
+        return MULTIPLIERS[head.lower_]
     if head.pos_ == "NOUN" and not is_person_noun(lemma):
         return None
     for child in head.children:

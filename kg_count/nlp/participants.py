@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from kg_count.nlp.events import EventMention
-from kg_count.nlp.numbers import count_people, parse_number
+from kg_count.nlp.numbers import MULTIPLIERS, RELATIVE_PRONOUNS, count_people, is_person_noun, parse_number
 from kg_count.settings import settings
 
 INJURY_LEMMAS = {"injure", "wound", "hurt", "hospitalize", "injured", "wounded"}
@@ -312,7 +312,17 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
 
 
 def _patients(token) -> list:
-    """The noun phrases an event token says something happened to."""
+    """The noun phrases an event token says something happened to: for a noun, the people it is a compound of
+    ("four shooting victims") or its multiplier ("a quadruple shooting"); a relative pronoun stands for the noun
+    its clause describes ("seven men who were shot"); a headline's bare participle has its subject as patient
+    ("7 men shot at house")."""
+    if token.pos_ in ("NOUN", "PROPN"):
+        multiplier = [c for c in token.children if c.dep_ in ("amod", "compound") and c.lower_ in MULTIPLIERS]
+        if multiplier:
+            return multiplier
+        if token.dep_ == "compound" and token.head.pos_ == "NOUN" and is_person_noun(token.head.lemma_.lower()):
+            return [token.head]
+        return []
     if token.pos_ == "ADJ":
         if token.dep_ in ("acomp", "attr", "oprd") or token.head.lemma_ == "be":
             return [c for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass")]
@@ -325,6 +335,8 @@ def _patients(token) -> list:
         return [previous] if previous is not None and previous.like_num else []
     if token.pos_ in ("VERB", "AUX"):
         passive = [c for c in token.children if c.dep_ in ("nsubjpass", "nsubj:pass")]
+        if passive and token.dep_ == "relcl" and token.head.pos_ in ("NOUN", "PROPN"):
+            passive = [token.head if c.lower_ in RELATIVE_PRONOUNS else c for c in passive]
         if passive:
             return passive
         if token.lemma_ in ("die", "perish"):
@@ -339,6 +351,10 @@ def _patients(token) -> list:
         subjects = [c for c in token.children if c.dep_ == "nsubj" and c.like_num]
         if subjects:
             return subjects
+        if token.tag_ in ("VBN", "VBD") and not any(c.dep_ in ("aux", "auxpass") for c in token.children):
+            counted = [c for c in token.children if c.dep_ == "nsubj" and any(n.dep_ == "nummod" for n in c.children)]
+            if counted:
+                return counted
         previous = token.doc[token.i - 1] if token.i else None
         if previous is not None and previous.like_num:
             return [previous]
