@@ -27,6 +27,9 @@ def read(body: str, title: str = ""):
         ("A quadruple shooting occurred in Oakland on Wednesday night .", 0, 4, 0),
         ("Police have not said how the four shooting victims are doing .", 0, 4, 0),
         ("Investigators said it was a double homicide .", 2, 0, 0),
+        ("The shooting left two people dead and three others wounded .", 2, 3, 0),
+        ("Five people were shot , one fatally .", 1, 4, 0),
+        ("Four people were shot Sunday night , one of them fatally , police said .", 1, 3, 0),
     ],
 )
 def test_stated_counts(body, killed, injured, fired):

@@ -324,6 +324,8 @@ def _patients(token) -> list:
             return [token.head]
         return []
     if token.pos_ == "ADJ":
+        if token.dep_ == "oprd" and any(c.dep_ in ("dobj", "obj") for c in token.head.children):
+            return [c for c in token.head.children if c.dep_ in ("dobj", "obj")]  # "left two people dead"
         if token.dep_ in ("acomp", "attr", "oprd") or token.head.lemma_ == "be":
             return [c for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass")]
         if token.dep_ == "amod":
@@ -344,6 +346,10 @@ def _patients(token) -> list:
         objects = [c for c in token.children if c.dep_ in ("dobj", "obj")]
         if objects:
             return objects
+        if token.tag_ in ("VBN", "VBD") and not any(c.dep_ in ("aux", "auxpass") for c in token.children):
+            counted = [c for c in token.children if c.dep_ == "nsubj" and any(n.dep_ == "nummod" for n in c.children)]
+            if counted:  # "7 men shot at house", "... and three others wounded"
+                return counted
         if token.dep_ == "conj" and token.head.pos_ == "VERB":
             return _patients(token.head)
         if token.dep_ in ("acl", "relcl") and token.head.pos_ in ("NOUN", "PROPN", "PRON"):
@@ -351,10 +357,6 @@ def _patients(token) -> list:
         subjects = [c for c in token.children if c.dep_ == "nsubj" and c.like_num]
         if subjects:
             return subjects
-        if token.tag_ in ("VBN", "VBD") and not any(c.dep_ in ("aux", "auxpass") for c in token.children):
-            counted = [c for c in token.children if c.dep_ == "nsubj" and any(n.dep_ == "nummod" for n in c.children)]
-            if counted:
-                return counted
         previous = token.doc[token.i - 1] if token.i else None
         if previous is not None and previous.like_num:
             return [previous]
@@ -374,6 +376,17 @@ class CountStatement:
     statistics: bool
 
 
+def _fatal_share(token) -> int | None:
+    """The number of a shooting's victims it says died: a number after the verb, in its sentence, that
+    ``fatally`` depends on ("were shot, one fatally"; "two of them fatally"); None when it says none."""
+    if token.lemma_.lower() not in ("shoot", "wound", "injure", "stab"):
+        return None
+    for number in token.doc[token.i + 1 : token.sent.end]:
+        if number.like_num and any(c.lower_ == "fatally" for c in number.subtree):
+            return parse_number(number.text)
+    return None
+
+
 def count_statements(doc, events: Sequence[EventMention]) -> list[CountStatement]:
     """Every count statement of the typed event mentions of a spaCy doc, one per status and patient
     (one with value None when an event states no number)."""
@@ -388,6 +401,16 @@ def count_statements(doc, events: Sequence[EventMention]) -> list[CountStatement
             statuses.append(INJURED_EXPLICITLY)
         statistics = bool(STATISTICS_CUES.search(token.sent.text.lower()))
         values = [count_people(patient) for patient in _patients(token)]
+        fatal = _fatal_share(token)
+        if fatal is not None and values and values[0] is not None and values[0] > fatal:
+            # "five people were shot, one fatally": one killed, four injured
+            for name, value in (
+                ("killed", fatal),
+                ("injured", values[0] - fatal),
+                (INJURED_EXPLICITLY, values[0] - fatal),
+            ):
+                statements.append(CountStatement(name, value, event.sentence, token.lemma_.lower(), statistics))
+            continue
         for name in statuses:
             for value in [v for v in values if v is not None] or [None]:
                 statements.append(CountStatement(name, value, event.sentence, token.lemma_.lower(), statistics))
