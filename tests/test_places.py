@@ -3,7 +3,7 @@
 import pytest
 
 from kg_count.geography import city_iri, resolve_state, state_iri
-from kg_count.nlp.places import city_state_pairs, dateline, find_place, mentioned_places, state_votes
+from kg_count.nlp.places import city_state_pairs, dateline, find_place, mentioned_places, place_names, state_votes
 from tests.nlp_helpers import annotated
 
 
@@ -136,3 +136,9 @@ def test_every_place_the_text_names_is_kept_for_questions_about_parts_of_a_city(
     names = mentioned_places(doc)
     assert "englewood" in names and "south side" in names
     assert len(names) == len(set(names)) and all(name == name.lower() for name in names)
+
+
+def test_a_city_name_that_names_a_street_is_no_place():
+    doc = annotated("A man was shot on Baltimore Avenue in Philadelphia on Friday .").doc
+    assert [name for name, _ in place_names(doc)] == ["Philadelphia"]
+    assert [name for name, _ in place_names(annotated("A man was shot in Baltimore on Friday .").doc)] == ["Baltimore"]

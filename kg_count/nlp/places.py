@@ -259,19 +259,62 @@ def _full_saint(name: str) -> str:
     return "Saint " + name[4:] if name.lower().startswith("st. ") else name
 
 
+STREET_WORDS = {
+    "avenue",
+    "ave",
+    "ave.",
+    "street",
+    "st",
+    "st.",
+    "road",
+    "rd",
+    "rd.",
+    "boulevard",
+    "blvd",
+    "blvd.",
+    "drive",
+    "dr.",
+    "lane",
+    "ln",
+    "way",
+    "parkway",
+    "pkwy",
+    "highway",
+    "hwy",
+    "pike",
+    "court",
+    "ct.",
+    "place",
+    "terrace",
+    "circle",
+    "expressway",
+    "freeway",
+    "turnpike",
+    "trail",
+    "alley",
+}  # "on Baltimore Avenue" names a street, not Baltimore
+
+
+def _names_a_street(doc, end: int) -> bool:
+    """Whether the token at ``end`` (just after a place name) makes the name a street's ("Baltimore Avenue")."""
+    return end < len(doc) and doc[end].lower_ in STREET_WORDS and doc[end].text[:1].isupper()
+
+
 def place_names(doc) -> list[tuple[str, int]]:
     """Known place names and where they start: GPE/LOC/FAC entities, the place part of agency names
     ("Austin Police Department"), and capitalised names after a preposition or before an incident noun
     (one-word ones only when WordNet does not know them as common words: "Brush fire" is no place). A
     compass word before a capitalised name is a district of that place ("Southwest Baltimore" is in
-    Baltimore, not Southwest, Pennsylvania), and a word after "St." or "Fort" is no place alone ("St. Paul"
-    is not Paul, Idaho)."""
+    Baltimore, not Southwest, Pennsylvania), a word after "St." or "Fort" is no place alone ("St. Paul"
+    is not Paul, Idaho), and a name followed by a street word names a street ("on Baltimore Avenue")."""
     found = []
     for ent in doc.ents:
         text, start = ent.text, ent.start
         first, *rest = text.split() or [""]
         if first.lower() in COMPASS_WORDS and rest and known_place(" ".join(rest)):
             text, start = " ".join(rest), start + 1
+        if _names_a_street(doc, ent.end):
+            continue
         if ent.label_ in ("GPE", "LOC", "FAC") and known_place(text):
             found.append((_full_saint(text), start))
         elif ent.label_ == "ORG":
@@ -295,6 +338,8 @@ def place_names(doc) -> list[tuple[str, int]]:
                 continue
             after = tokens[i + length].lower_ if i + length < len(tokens) else ""
             name = " ".join(t.text for t in span)
+            if _names_a_street(doc, i + length):
+                continue
             if (
                 (before in PLACE_PREPOSITIONS or after in INCIDENT_NOUNS)
                 and known_place(name)
