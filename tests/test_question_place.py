@@ -105,3 +105,15 @@ def test_no_state_in_the_text_asks_for_incidents_outside_the_states():
 def test_unreadable_text_keeps_the_structured_field(verbose):
     reading = read_place("city", DBR + "Memphis,_Tennessee", verbose)
     assert reading.iri == DBR + "Memphis,_Tennessee" and reading.rule == "structured" and reading.text == ""
+
+
+def test_the_question_in_words_says_how_its_place_was_read():
+    from kg_count.evaluate.question_text import place_reading, question_text
+
+    englewood = ask({"city": DBR + "Chicago"}, "('Illinois', 'Chicago (Englewood)') (city)")
+    assert question_text(englewood) == "How many killing incidents happened in Englewood (Chicago) in May 2017?"
+    assert place_reading(englewood).startswith("'Chicago (Englewood), Illinois' read as place Chicago, part")
+    abroad = ask({"state": ""}, "(None,) (state)")
+    assert question_text(abroad) == "How many killing incidents happened outside the US states in May 2017?"
+    memphis = ask({"city": DBR + "Memphis,_Tennessee"}, "('Tennessee', 'Memphis') (city)")
+    assert place_reading(memphis) == ""
