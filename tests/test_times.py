@@ -24,6 +24,9 @@ DCT = dt.date(2017, 1, 25)
         ("Feb. 2 , 2016", dt.date(2016, 2, 2), "day"),
         ("two weeks ago", dt.date(2017, 1, 11), "week"),
         ("three days ago", dt.date(2017, 1, 22), "day"),
+        ("last November", dt.date(2016, 11, 25), "month"),
+        ("this past June", dt.date(2016, 6, 25), "month"),
+        ("last Wednesday", dt.date(2017, 1, 18), "day"),
     ],
 )
 def test_resolve(text, date, granularity):

@@ -100,8 +100,13 @@ def _granularity(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def resolve(text: str, dct: dt.date) -> tuple[dt.date, str] | None:
-    """Resolve one temporal expression against the DCT; returns (date, granularity) or None."""
+    """Resolve one temporal expression against the DCT; returns (date, granularity) or None. "last November"
+    is the latest November before the DCT, and "last Friday" said on a Friday the Friday before."""
     lowered = " ".join(text.lower().replace(".", " ").split())
+    month_after_last = re.match(r"(?:last|this past|past) (?=(?:" + "|".join(MONTHS) + r")\b)", lowered)
+    if month_after_last:
+        lowered = lowered[month_after_last.end() :]
+        text = lowered
     if NOT_A_DATE.search(lowered) and not re.search(r"\bago\b|\blast (week|month|year)\b", lowered):
         return None
     for phrase, days in RELATIVE_DAYS.items():
@@ -109,7 +114,10 @@ def resolve(text: str, dct: dt.date) -> tuple[dt.date, str] | None:
             return dct - dt.timedelta(days=days), "day"
     for index, weekday in enumerate(WEEKDAYS):
         if re.search(rf"\b{weekday}\b", lowered) and not any(m in lowered for m in MONTHS):
-            return _weekday_before(dct, index), "day"
+            day = _weekday_before(dct, index)
+            if day == dct and re.search(rf"\blast {weekday}\b", lowered):  # "last Friday", said on a Friday
+                day -= dt.timedelta(days=7)
+            return day, "day"
     if not re.search(r"\d|" + "|".join(MONTHS) + "|" + "|".join(MONTH_ABBREVIATIONS) + r"|ago|last", lowered):
         return None
     import dateparser
