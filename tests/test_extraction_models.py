@@ -107,22 +107,25 @@ INCIDENTS = [
 ]
 
 
+def incident_record(incident_id: str, date: str, state: str, city: str, killed: int, injured: int, **more) -> dict:
+    """An incident record in the Gun Violence Archive's fields, with ``more`` fields beside them."""
+    return {
+        "incident_uri": incident_id,
+        "date": date,
+        "state": state,
+        "city_or_county": city,
+        "num_killed": killed,
+        "num_injured": injured,
+        **more,
+    }
+
+
 @pytest.fixture(scope="module")
 def gva(tmp_path_factory):
     folder = tmp_path_factory.mktemp("gva")
     incidents, articles = [], []
     for incident_id, date, state, city, killed, injured, text in INCIDENTS:
-        incidents.append(
-            {
-                "incident_uri": incident_id,
-                "date": date,
-                "state": state,
-                "city_or_county": city,
-                "num_killed": killed,
-                "num_injured": injured,
-                "participants": [],
-            }
-        )
+        incidents.append(incident_record(incident_id, date, state, city, killed, injured, participants=[]))
         day = dt.datetime.strptime(date, "%B %d, %Y").date()
         for n in range(2):
             articles.append(
@@ -177,17 +180,7 @@ def task_dir(tmp_path_factory):
         doc_ids = [f"t{incident_id}-{n}" for n in range(2)]
         documents += [document(text, "Shooting", (day + dt.timedelta(days=1)).isoformat(), d) for d in doc_ids]
         city = "Dayton (Belmont)" if city == "Dayton" else city
-        records.append(
-            {
-                "incident_uri": incident_id,
-                "date": date,
-                "state": state,
-                "city_or_county": city,
-                "num_killed": killed,
-                "num_injured": injured,
-                "doc_ids": doc_ids,
-            }
-        )
+        records.append(incident_record(incident_id, date, state, city, killed, injured, doc_ids=doc_ids))
     documents.append(document("A man was shot .", "Shooting", "2016-01-01", "no-record"))
     write_documents(folder / "docs.conll", documents)
     (folder / "incidents.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))

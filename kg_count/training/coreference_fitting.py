@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from kg_count.learning.folds import balanced_folds
 from kg_count.evaluate.calibration import reliability
 from kg_count.geography import parse_city_iri, state_iri
 from kg_count.incidents.cluster import PairScores, merge_groups, pair_evidence, score_pairs
@@ -179,13 +180,7 @@ def state_folds(gold: dict[str, str], props: dict, reports: Sequence[Report], fo
     units = defaultdict(list)
     for incident, docs in sorted(docs_of.items()):
         units[incident_state(props.get(incident, {}), docs, by_doc)].extend(docs)
-    sizes = [0] * folds
-    fold_of = {}
-    for unit, docs in sorted(units.items(), key=lambda item: (-len(item[1]), item[0])):
-        fold = min(range(folds), key=lambda f: (sizes[f], f))
-        sizes[fold] += len(docs)
-        fold_of.update({d: fold for d in docs})
-    return fold_of
+    return balanced_folds(units, folds)
 
 
 def fit_and_tune(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
+from kg_count.learning.folds import balanced_folds
 from kg_count.geography import gazetteer
 from kg_count.learning.linear_model import LinearModel, train
 from kg_count.nlp.pipeline import analyse
@@ -120,15 +121,11 @@ def folds_by_incident(items: Sequence[Item], folds: int = FOLDS, seed: int = 0) 
 def folds_by_state(items: Sequence[Item], folds: int = FOLDS) -> list[int]:
     """The fold of each item by its incident's state: the states, largest first, each to the fold with the fewest
     items so far, so that no state (and so no incident) lies in two folds."""
-    by_state: dict[str, int] = {}
-    for item in items:
-        by_state[item.gold.state] = by_state.get(item.gold.state, 0) + 1
-    sizes, fold_of = [0] * folds, {}
-    for state, size in sorted(by_state.items(), key=lambda entry: (-entry[1], entry[0])):
-        fold = min(range(folds), key=lambda f: (sizes[f], f))
-        sizes[fold] += size
-        fold_of[state] = fold
-    return [fold_of[item.gold.state] for item in items]
+    by_state: dict[str, list[int]] = {}
+    for n, item in enumerate(items):
+        by_state.setdefault(item.gold.state, []).append(n)
+    fold_of = balanced_folds(by_state, folds)
+    return [fold_of[n] for n in range(len(items))]
 
 
 def _cross_fitted_follow_up(items: Sequence[Item], follow_up_days: int, l2: float) -> list[float]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence, TYPE_CHECKING
 
+from kg_count.learning.folds import balanced_folds
 from kg_count.answer.count_distribution import most_probable
 from kg_count.incidents.confidence import IncidentModel
 from kg_count.io.answers import GoldAnswer, read_gold_answers
@@ -68,13 +69,7 @@ def question_folds(questions: Mapping[str, Question], folds: int) -> dict[str, i
     units: dict[str, list[str]] = {}
     for qid in sorted(questions):
         units.setdefault(fold_unit(questions[qid]), []).append(qid)
-    sizes = [0] * folds
-    assignment: dict[str, int] = {}
-    for unit, members in sorted(units.items(), key=lambda item: (-len(item[1]), item[0])):
-        fold = min(range(folds), key=lambda f: (sizes[f], f))
-        sizes[fold] += len(members)
-        assignment.update({qid: fold for qid in members})
-    return assignment
+    return balanced_folds(units, folds)
 
 
 def label_candidates(candidates: Sequence[IncidentCandidate], gold: GoldAnswer) -> None:
