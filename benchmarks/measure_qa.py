@@ -32,10 +32,11 @@ from kg_count.io.atomic import write_json_atomic
 from kg_count.qa.datasets.commands import format_scores, torque_question_kind
 from kg_count.qa.inputs.readers import read_ester, read_torque_files, torque_clusters_beside
 from kg_count.qa.datasets.scoring import ester_scores, torque_scores
-from kg_count.training.train_command import qa_training_data, qa_training_files
+from kg_count.training.train_command import qa_training_data, qa_training_files, torque_train_file
 from kg_count.qa.learned.training import (
     cross_validate,
     matres_f1,
+    nested_gate_predictions,
     nested_ranker_predictions,
     nested_threshold_predictions,
 )
@@ -82,6 +83,16 @@ def latency(torque_paths: list[Path], ester_path: Path) -> dict:
     return result
 
 
+def torque_scores_by_gold(questions: list, predictions: dict) -> dict:
+    """F1 and EM of the questions whose gold answer is empty and of the others, apart."""
+    from kg_count.qa.learned.answer_nothing import no_answer
+
+    return {
+        name: torque_scores([q for q in questions if no_answer(q) == empty], predictions)
+        for name, empty in (("empty gold", True), ("others", False))
+    }
+
+
 def candidates_as_json(candidates: dict) -> dict:
     """``{passageID: {question: {asked, scorer, rows} | None}}``: every TORQUE question's held-out candidates
     with their confidences, for studying the answer decision."""
@@ -89,7 +100,14 @@ def candidates_as_json(candidates: dict) -> dict:
         pid: {
             q: None
             if c is None
-            else {"asked": c.asked, "scorer": c.scorer, "rows": c.rows, "anchor": c.anchor_begin, "events": c.events}
+            else {
+                "asked": c.asked,
+                "scorer": c.scorer,
+                "rows": c.rows,
+                "anchor": c.anchor_begin,
+                "events": c.events,
+                "kind": c.kind,
+            }
             for q, c in by_q.items()
         }
         for pid, by_q in candidates.items()
@@ -120,6 +138,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("out/qa"))
     parser.add_argument("--latency", action="store_true", help="only measure per-question latency")
     parser.add_argument("--no-silver", action="store_true", help="train without the silver TORQUE questions")
+    parser.add_argument("--no-train-passages", action="store_true", help="train without TORQUE's train passages")
     args = parser.parse_args()
     torque_paths, ester_train, timebank = qa_training_files(args.data)
     original = args.data / "ester" / "final_train_ans_gen_500original.json"
@@ -134,7 +153,8 @@ def main() -> None:
             )
         return
     started = time.perf_counter()
-    data = qa_training_data(torque_paths, ester_train, timebank, with_silver=not args.no_silver)
+    train_passages = [] if args.no_train_passages else [torque_train_file(args.data)]
+    data = qa_training_data(torque_paths, ester_train, timebank, not args.no_silver, train_passages)
     torque_questions = read_torque_files(torque_paths)
     ester_questions = {path: read_ester(path) for path in (original, test)}
     result = cross_validate(data, torque_questions, ester_questions, args.folds)
@@ -149,10 +169,16 @@ def main() -> None:
     write_json_atomic(args.out / "ester_test_cv.json", ester_nested[test])
     ranker.save(args.out / "answer_ranker.json")
     clusters = torque_clusters_beside(torque_paths)
-    nested, thresholds = nested_threshold_predictions(torque_questions, result["torque_candidates"], args.folds)
-    write_json_atomic(args.out / "torque_cv_nested_thresholds.json", nested)
+    by_thresholds, thresholds = nested_threshold_predictions(torque_questions, result["torque_candidates"], args.folds)
+    write_json_atomic(args.out / "torque_cv_nested_thresholds.json", by_thresholds)
+    nested, gate = nested_gate_predictions(torque_questions, result["torque_candidates"], args.folds)
+    write_json_atomic(args.out / "torque_cv_nested.json", nested)
+    gate.save(args.out / "answer_nothing.json")
     scores = {
         "torque": torque_scores(torque_questions, nested, clusters, kind_of=torque_question_kind),
+        "torque_by_gold": torque_scores_by_gold(torque_questions, nested),
+        "torque_thresholds_only": torque_scores(torque_questions, by_thresholds, clusters),
+        "torque_thresholds_only_by_gold": torque_scores_by_gold(torque_questions, by_thresholds),
         "torque_thresholds_0.5": torque_scores(torque_questions, result["torque"], clusters),
         "torque_thresholds_chosen_on_all_folds": thresholds,
         "ester": {path.name: ester_scores(ester_questions[path], ester_nested[path]) for path in ester_questions},
@@ -164,8 +190,16 @@ def main() -> None:
     write_json_atomic(args.out / "scores.json", scores)
     seconds = time.perf_counter() - started
     print(f"{args.folds}-fold CV by source document (TORQUE, TimeBank), passage (ESTER): {seconds:.0f} s\n")
-    print("TORQUE dev-part and dev-part2, thresholds chosen on the other folds")
+    print("TORQUE dev-part and dev-part2, thresholds and answer-nothing gate chosen on the other folds")
     print(format_scores("torque", scores["torque"]))
+    alone = scores["torque_thresholds_only"]
+    print(f"thresholds alone (no gate): F1 {alone['f1']:.2f}, EM {alone['em']:.2f}, C {alone['c']:.2f}")
+    for name in ("torque_by_gold", "torque_thresholds_only_by_gold"):
+        print(
+            f"{name}: "
+            + "; ".join(f"{g} ({r['questions']}): F1 {r['f1']:.2f}, EM {r['em']:.2f}" for g, r in scores[name].items())
+        )
+    print(f"answer-nothing gate fitted on all folds ({gate.thresholds}) -> {args.out / 'answer_nothing.json'}")
     fixed = scores["torque_thresholds_0.5"]
     print(f"with every threshold 0.5: F1 {fixed['f1']:.2f}, EM {fixed['em']:.2f}, C {fixed['c']:.2f}")
     print("thresholds chosen on all folds (what kg-count train qa ships):", thresholds)

@@ -136,6 +136,8 @@ class QATrainingSettings:
     silver_window_sentences: int
     silver_weight: float
     matres_weight: float
+    torque_train_weight: float
+    answer_nothing_l2: float
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from kg_count.qa.learned.model_set import shipped_qa_models
 from kg_count.qa.passage_graph.question_parsing import parse_semantic_question, parse_temporal_question
 from kg_count.qa.inputs.readers import EsterQuestion, TorqueQuestion, read_ester, read_torque
 from kg_count.qa.datasets.scoring import ester_question_scores, set_f1, torque_question_scores, torque_scores
+from kg_count.qa.learned.answer_nothing import no_answer
 from tests.conftest import SHARED_DATA
 
 PASSAGE = (
@@ -84,6 +86,78 @@ def test_read_torque_gives_each_annotators_answer(tmp_path):
     before = next(q for q in questions if not q.is_default)
     assert before.answers == ((span("shot"),), ())
     assert any(q.is_default for q in questions)
+
+
+TRAIN_PASSAGE = "He said the man fled. Police said they arrested him after he robbed the bank and fled."
+
+
+def word_spans(word: str) -> list[tuple[int, int]]:
+    """Every (start, end) of ``word`` in TRAIN_PASSAGE."""
+    return [(m.start(), m.end()) for m in re.finditer(rf"\b{word}\b", TRAIN_PASSAGE)]
+
+
+def offsets(word: str) -> list[str]:
+    """Every offset of ``word`` in TRAIN_PASSAGE, as the files write them."""
+    return [f"({start},{end})" for start, end in word_spans(word)]
+
+
+def train_format_file(tmp_path: Path) -> Path:
+    """A passage as TORQUESTRA's train split gives it: answer words, an ambiguous one at every offset."""
+    fled, said, arrested, robbed = offsets("fled"), offsets("said"), offsets("arrested"), offsets("robbed")
+    data = {
+        "docid_X_sentid_1": {
+            "passage": TRAIN_PASSAGE,
+            "events": {"answer": {"indices": arrested + robbed}, "from_answers": True},
+            "question_answer_pairs": {
+                "What happened before police arrested him?": {
+                    "answer": {
+                        "indices": robbed,
+                        "spans": ["robbed"],
+                        "ambiguous_spans": ["fled"],
+                        "ambiguous_indices": [fled],
+                    },
+                    "cluster_id": None,
+                },
+                "What happened after police arrested him?": {
+                    "answer": {"indices": [], "spans": [], "ambiguous_spans": ["said"], "ambiguous_indices": [said]},
+                    "cluster_id": None,
+                },
+                "What event has already finished?": {
+                    "answer": {"indices": arrested + robbed, "spans": ["arrested", "robbed"]},
+                    "cluster_id": None,
+                },
+            },
+        }
+    }
+    path = tmp_path / "train.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_an_ambiguous_train_answer_is_unsure_and_trains_nothing_at_any_of_its_offsets(tmp_path):
+    from kg_count.qa.learned.training import gold_analysis
+
+    before, after, finished = read_torque(train_format_file(tmp_path))
+    assert before.answers == ((span("robbed", TRAIN_PASSAGE),),)
+    assert len(before.unsure) == 2 and all(TRAIN_PASSAGE[b:e] == "fled" for b, e in before.unsure)
+    assert finished.unsure == () and not no_answer(after)
+    every_event = [span for word in ("fled", "said", "arrested", "robbed") for span in word_spans(word)]
+    analysis = gold_analysis("docid_X_sentid_1", TRAIN_PASSAGE, every_event)
+    examples = list(torque.training_examples(analysis, [before, after, finished]))
+    temporal = [label for kind, _, label, _, _ in examples if kind == "temporal"]
+    # before: robbed (1) and both "said" (0), never "fled"; after: robbed (0), never "said"; both "fled" (0)
+    assert sorted(temporal) == [0, 0, 0, 0, 0, 1]
+    status = [label for kind, _, label, _, _ in examples if kind == "status"]
+    assert len(status) == len(analysis.events) == 6 and sum(status) == 2  # the train split's warm-up wording
+
+
+def test_train_passages_train_relations_and_statuses_but_not_triggers(tmp_path):
+    from kg_count.qa.learned.training import TRAIN_ONLY, collect
+
+    data = collect([], [], None, torque_train=[train_format_file(tmp_path)])
+    assert not data.triggers.examples
+    assert data.temporal.examples and data.status.examples
+    assert all(key.startswith(TRAIN_ONLY) for key, _ in data.temporal.examples + data.status.examples)
 
 
 def test_read_ester_derives_gold_triggers_from_the_passage_annotation(tmp_path):
@@ -472,6 +546,7 @@ def test_a_question_whose_answer_is_empty_stays_empty(hand_made, text, question)
     [
         (STORY, "What happened before the mayor will visit?", {"hit", "began"}, set()),
         (CHASE, "What happened before police arrested him?", {"fled"}, {"appear"}),
+        (CHASE, "What did not happen before police arrested him?", set(), {"fled"}),
         (STORY, "What happened before crews began repairs?", {"hit"}, {"visit"}),
     ],
 )

@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from kg_count.geography import city_standing_for
+from kg_count.learning.bins import interval_name
 from kg_count.incidents.answer_prior import AnswerPrior
 from kg_count.nlp.participants import PARTICIPATING_ROLES
 from kg_count.learning.linear_model import LinearModel, logit
@@ -126,16 +127,6 @@ def training_settings() -> dict[str, dict]:
     """The settings sections the model's training depends on (the incidents it saw), as plain dicts."""
     current = settings()
     return {name: section_record(getattr(current, name)) for name in TRAINED_SECTIONS}
-
-
-def interval_name(value: float, edges: Sequence[float]) -> str:
-    """The name of the bin ``value`` falls in: ``<e0``, ``e0-e1`` ... ``>=eN``."""
-    if value < edges[0]:
-        return f"<{edges[0]:g}"
-    for low, high in zip(edges, edges[1:]):
-        if value < high:
-            return f"{low:g}-{high:g}"
-    return f">={edges[-1]:g}"
 
 
 def _share(part: int, whole: int) -> str:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from kg_count.incidents.confidence import interval_name
+from kg_count.learning.bins import interval_name
 from kg_count.incidents.evidence import city_distance_km
 from kg_count.incidents.pair_features import (
     CITY_KM_EDGES,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -163,10 +163,12 @@ def train_person_status(place: TrainingPlace) -> Path:
 
 
 TORQUE_FILES = ("dev-part.json", "dev-part2.json")
+TORQUE_TRAIN_FILE = "train-torquestra.json"
 
 
 def qa_training_files(data: Path) -> tuple[list[Path], list[Path], Path]:
-    """(TORQUE files, ESTER training files, TimeBank folder) under the shared data folder."""
+    """(TORQUE dev files, ESTER training files, TimeBank folder) under the shared data folder; TORQUE's train
+    passages are ``torque_train_file(data)``."""
     return (
         [data / "torque" / name for name in TORQUE_FILES],
         [data / "ester" / "final_train_ans_gen_500completed.json", data / "ester" / "final_test_ans_gen.json"],
@@ -174,11 +176,21 @@ def qa_training_files(data: Path) -> tuple[list[Path], list[Path], Path]:
     )
 
 
+def torque_train_file(data: Path) -> Path:
+    """TORQUE's train passages under the shared data folder (trained on, never scored)."""
+    return data / "torque" / TORQUE_TRAIN_FILE
+
+
 def qa_training_data(
-    torque_paths: list[Path], ester_paths: list[Path], timebank: Path, with_silver: bool = True
+    torque_paths: list[Path],
+    ester_paths: list[Path],
+    timebank: Path,
+    with_silver: bool = True,
+    torque_train: list[Path] = (),
 ) -> TrainingData:
     """The QA scorers' examples (kg_count.qa.learned.training.collect) from the training files, with the silver
-    TORQUE questions unless ``with_silver`` is false, weighted by the ``[qa_training]`` settings."""
+    TORQUE questions unless ``with_silver`` is false and TORQUE's ``torque_train`` passages, weighted by the
+    ``[qa_training]`` settings."""
     from kg_count.qa.learned.training import collect
     from kg_count.settings import settings
 
@@ -188,7 +200,16 @@ def qa_training_data(
         status("making silver TORQUE questions from TimeBank and MATRES")
         silver = qa_silver_questions(timebank)
     status("reading the QA training passages")
-    return collect(torque_paths, ester_paths, timebank, silver, weights.silver_weight, weights.matres_weight)
+    return collect(
+        torque_paths,
+        ester_paths,
+        timebank,
+        silver,
+        weights.silver_weight,
+        weights.matres_weight,
+        torque_train,
+        weights.torque_train_weight,
+    )
 
 
 def qa_silver_questions(timebank: Path) -> dict:
@@ -201,14 +222,17 @@ def qa_silver_questions(timebank: Path) -> dict:
 
 
 def train_qa(place: TrainingPlace) -> Path:
-    """Fit the four passage scorers on all the QA training data, with TORQUE's decision thresholds and the ESTER
-    answer ranker chosen on the candidates of 5-fold cross-validation by passage (scores of thresholds and
-    ranker chosen without the scored fold in the manifest)."""
+    """Fit the four passage scorers on all the QA training data (TORQUE's train passages included), with
+    TORQUE's decision thresholds, its answer-nothing gate and the ESTER answer ranker chosen on the candidates
+    of 5-fold cross-validation by source document (scores of thresholds, gate and ranker chosen without the
+    scored fold in the manifest)."""
+    from kg_count.settings import settings
     from kg_count.qa.inputs.readers import read_ester, read_torque_files, torque_clusters_beside
     from kg_count.qa.datasets.scoring import ester_scores, torque_scores
     from kg_count.qa.learned.training import (
         cross_validate,
         matres_f1,
+        nested_gate_predictions,
         nested_ranker_predictions,
         nested_threshold_predictions,
         train_models,
@@ -216,15 +240,17 @@ def train_qa(place: TrainingPlace) -> Path:
 
     torque_paths, ester_paths, timebank = qa_training_files(place.data)
     original = place.data / "ester" / "final_train_ans_gen_500original.json"
-    _require_files(*torque_paths, *ester_paths, timebank, original)
-    training = qa_training_data(torque_paths, ester_paths, timebank)
+    train_passages = [torque_train_file(place.data)]
+    _require_files(*torque_paths, *train_passages, *ester_paths, timebank, original)
+    training = qa_training_data(torque_paths, ester_paths, timebank, torque_train=train_passages)
     torque_questions = read_torque_files(torque_paths)
     clusters = torque_clusters_beside(torque_paths) or None
     ester_questions = {path: read_ester(path) for path in (original, ester_paths[1])}
     status("cross-validating the QA models by source document (5 folds)")
     folds = cross_validate(training, torque_questions, ester_questions)
     nested, ranker = nested_ranker_predictions(ester_questions, folds["ester_candidates"], 5)
-    torque_nested, thresholds = nested_threshold_predictions(torque_questions, folds["torque_candidates"], 5)
+    _, thresholds = nested_threshold_predictions(torque_questions, folds["torque_candidates"], 5)
+    torque_nested, gate = nested_gate_predictions(torque_questions, folds["torque_candidates"], 5)
     scores = {
         "torque": torque_scores(torque_questions, torque_nested, clusters),
         "torque_thresholds": thresholds,
@@ -233,9 +259,11 @@ def train_qa(place: TrainingPlace) -> Path:
     }
     status("fitting the QA models on every passage")
     models = train_models(training, torque_thresholds=thresholds)
-    data = {"qa": data_sha256(*torque_paths, *ester_paths, original, timebank)}
+    data = {"qa": data_sha256(*torque_paths, *train_passages, *ester_paths, original, timebank)}
     for name in ("triggers", "temporal", "status", "semantic"):
         save_shipped_model(f"qa_{name}", getattr(models, name), place.models_dir, data, {"cross_validated": scores})
+    gate.trained_with = {"qa_training": asdict(settings().qa_training)}
+    save_shipped_model("qa_answer_nothing", gate, place.models_dir, data, {"cross_validated": scores["torque"]})
     return save_shipped_model("qa_answer_ranker", ranker, place.models_dir, data, {"cross_validated": scores["ester"]})
 
 

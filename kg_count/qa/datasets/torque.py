@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from kg_count.progress import progress
@@ -18,9 +17,11 @@ from kg_count.qa.passage_graph.anchors import find_anchor
 from kg_count.qa.passage_graph.relation_features import crossed, relation_pair_features, pair_vector
 from kg_count.qa.learned.model_set import QAModels
 from kg_count.qa.passage_graph.passage import PassageEvent, parse
-from kg_count.qa.passage_graph.question_parsing import TemporalQuestion, parse_temporal_question
+from kg_count.qa.passage_graph.question_parsing import TemporalQuestion, is_warm_up, parse_temporal_question
 from kg_count.qa.inputs.readers import TorqueQuestion
+from kg_count.qa.learned.answer_nothing import decided_spans
 from kg_count.qa.learned.thresholds import predictions_with
+from kg_count.qa.learned.torque_candidates import Candidates
 
 QUESTION_RELATIONS = {"before": "before", "after": "after", "during": "overlaps"}
 NOT_YET_REAL = {"uncertain", "hypothetical", "intended"}
@@ -47,23 +48,6 @@ def question_anchor(analysis: AnalysedPassage, parsed: TemporalQuestion) -> Pass
     return find_anchor(analysis.events, analysis.doc, parse(parsed.anchor_text))
 
 
-@dataclass(frozen=True)
-class Candidates:
-    """The events that may answer a TORQUE question: what it asks (a relation to its anchor or a
-    status), which scorer's threshold decides, ``(begin, end, confidence)`` rows, best first, where its
-    anchor's trigger begins (-1 for a status question) and how many events the passage has."""
-
-    asked: str
-    scorer: str
-    rows: tuple[tuple[int, int, float], ...] = ()
-    anchor_begin: int = -1
-    events: int = 0
-
-    def spans(self, threshold: float) -> list[tuple[int, int]]:
-        """The trigger spans whose confidence reaches ``threshold``, in text order."""
-        return sorted({(begin, end) for begin, end, confidence in self.rows if confidence >= threshold})
-
-
 def torque_candidates(analysis: AnalysedPassage, question: str) -> Candidates | None:
     """Every event the graph relates to the question's anchor (or estimates a status for), with its
     confidence; None when the question names no relation or no passage event as its anchor.
@@ -72,9 +56,8 @@ def torque_candidates(analysis: AnalysedPassage, question: str) -> Candidates | 
     if parsed.default:
         rows = analysis.graph.with_status(parsed.default, 0.0)
         fitting = [r for r in rows if fits_modality(analysis.event_at[r.begin], parsed.modality)]
-        return Candidates(
-            parsed.default, "status", tuple((r.begin, r.end, r.confidence) for r in fitting), -1, len(analysis.events)
-        )
+        rows = tuple((r.begin, r.end, r.confidence) for r in fitting)
+        return Candidates(parsed.default, "status", rows, -1, len(analysis.events), parsed.kind)
     anchor = question_anchor(analysis, parsed)
     relation = QUESTION_RELATIONS.get(parsed.relation)
     if anchor is None or relation is None:
@@ -87,6 +70,7 @@ def torque_candidates(analysis: AnalysedPassage, question: str) -> Candidates | 
         tuple((r.begin, r.end, r.confidence) for r in fitting),
         anchor.start,
         len(analysis.events),
+        parsed.kind,
     )
 
 
@@ -96,8 +80,11 @@ def asked_threshold(candidates: Candidates, models: QAModels) -> float:
 
 
 def chosen_spans(candidates: Candidates | None, models: QAModels) -> list[tuple[int, int]]:
-    """The answer: the candidates at or above their scorer's threshold for what the question asks."""
-    return [] if candidates is None else candidates.spans(asked_threshold(candidates, models))
+    """The answer: the candidates at or above their scorer's threshold for what the question asks, unless
+    the answer-nothing gate (kg_count.qa.learned.answer_nothing) decides otherwise."""
+    if candidates is None:
+        return []
+    return decided_spans(candidates, asked_threshold(candidates, models), models.answer_nothing, candidates.kind)
 
 
 def answer_torque_question(analysis: AnalysedPassage, question: str, models: QAModels) -> list[tuple[int, int]]:
@@ -119,7 +106,9 @@ def torque_candidates_of(questions: Iterable[TorqueQuestion], models: QAModels) 
 
 def answer_torque(questions: Iterable[TorqueQuestion], models: QAModels) -> dict:
     """``{passageID: {question: [[start, end], ...]}}`` for every question; each passage analysed once."""
-    return predictions_with(torque_candidates_of(questions, models), lambda c: asked_threshold(c, models))
+    return predictions_with(
+        torque_candidates_of(questions, models), lambda c: asked_threshold(c, models), models.answer_nothing
+    )
 
 
 def majority_spans(question: TorqueQuestion) -> set[tuple[int, int]]:
@@ -138,7 +127,8 @@ def training_examples(
     passage with its annotated events) and each of its questions with gold answers: is the event a
     majority answer? ``vector`` is the encoder's view of the event (status) or pair (temporal). With
     ``judged`` (``{question: {(start, end)}}``, silver questions), only the events a question's answer was
-    judged over give examples."""
+    judged over give examples. Events at a question's ``unsure`` offsets (an answer word the file could not
+    place) give no example for that question."""
     vectors = analysis.vectors
     for q in questions:
         gold = majority_spans(q)
@@ -147,9 +137,11 @@ def training_examples(
             events = [e for e in analysis.events if (e.start, e.end) in over]
         else:
             events = analysis.events
+        if q.unsure:
+            events = [e for e in events if (e.start, e.end) not in set(q.unsure)]
         parsed = parse_temporal_question(q.question)
         if parsed.default:
-            if not q.is_default:  # a status read from the wording ("in the past") trains nothing
+            if not (q.is_default or is_warm_up(q.question)):  # a status read from other wording trains nothing
                 continue
             for event in events:
                 yield (

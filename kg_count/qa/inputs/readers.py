@@ -21,7 +21,12 @@ _OFFSETS = re.compile(r"^\(\s*(\d+)\s*,\s*(\d+)\s*\)$")
 
 @dataclass(frozen=True)
 class TorqueQuestion:
-    """One TORQUE question: its passage, the text, and each annotator's answer (a tuple of spans)."""
+    """One TORQUE question: its passage, the text, and each annotator's answer (a tuple of spans).
+
+    ``unsure`` holds the offsets of answer words the file could not place (TORQUESTRA's train passages
+    give answer words without offsets: a word found more than once in the passage is at one of its
+    offsets, unknown which); training leaves every one of them out of the question's loss.
+    """
 
     passage_id: str
     passage: str
@@ -29,6 +34,7 @@ class TorqueQuestion:
     is_default: bool
     cluster_id: str
     answers: tuple[tuple[Span, ...], ...] = ()
+    unsure: tuple[Span, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,12 @@ def torque_questions(data: object, path: Path) -> list[TorqueQuestion]:
                 for start, end in spans:
                     if not 0 <= start < end <= len(passage):
                         raise InputError(f"answer offsets ({start},{end}) outside the passage", path, item=item)
+            unsure = tuple(
+                parse_offsets(i, path, item)
+                for one in annotator_sets
+                for group in _unsure_groups(one, path, item)
+                for i in group
+            )
             questions.append(
                 TorqueQuestion(
                     passage_id,
@@ -107,9 +119,21 @@ def torque_questions(data: object, path: Path) -> list[TorqueQuestion]:
                     bool(qa.get("is_default_question")),
                     str(qa.get("cluster_id", "")),
                     answers,
+                    unsure,
                 )
             )
     return questions
+
+
+def _unsure_groups(answer: object, path: Path, item: str) -> list:
+    """The ``ambiguous_indices`` of one answer (a list of offset lists, one per ambiguous word); InputError
+    when the field is there but not that."""
+    if not isinstance(answer, dict):
+        return []
+    groups = answer.get("ambiguous_indices") or []
+    if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
+        raise InputError("ambiguous_indices is not a list of offset lists", path, item=item)
+    return groups
 
 
 def read_torque_clusters(path: str | Path) -> dict[str, list[list[str]]]:

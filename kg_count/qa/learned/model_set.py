@@ -16,13 +16,15 @@ SCORERS = ("triggers", "temporal", "status", "semantic")
 
 @dataclass
 class QAModels:
-    """Trigger, temporal relation, status and semantic relation scorers, and the ESTER answer ranker."""
+    """Trigger, temporal relation, status and semantic relation scorers, the ESTER answer ranker and TORQUE's
+    answer-nothing gate (None: answers by the per-event thresholds alone)."""
 
     triggers: LinearModel
     temporal: LinearModel | None = None
     status: LinearModel | None = None
     semantic: LinearModel | None = None
     answer_ranker: AnswerRanker = field(default_factory=AnswerRanker.confidence_only)
+    answer_nothing: LinearModel | None = None
 
     @property
     def uses_encoder(self) -> bool:
@@ -31,7 +33,11 @@ class QAModels:
 
 
 def shipped_qa_models() -> QAModels:
-    """The QA models shipped in ``kg_count/models/`` (``qa_*.json``), read by the one model loader (SetupError
-    naming a missing one; a warning when they were trained with other settings)."""
+    """The QA models shipped in ``kg_count/models/`` (``qa_*.json``, the answer-nothing gate included), read by
+    the one model loader (SetupError naming a missing one; a warning when they were trained with other settings)."""
     scorers = (load_shipped_model(f"qa_{name}", LinearModel.from_json) for name in SCORERS)
-    return QAModels(*scorers, load_shipped_model("qa_answer_ranker", AnswerRanker.from_json))
+    return QAModels(
+        *scorers,
+        load_shipped_model("qa_answer_ranker", AnswerRanker.from_json),
+        load_shipped_model("qa_answer_nothing", LinearModel.from_json),
+    )

@@ -8,14 +8,14 @@ Questions of different kinds are disjoint, so choosing kind by kind maximises th
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import Callable, Iterable
 
+from kg_count.learning.linear_model import LinearModel
+from kg_count.qa.learned.answer_nothing import decided_spans
+from kg_count.qa.learned.torque_candidates import Candidates
 from kg_count.qa.inputs.readers import TorqueQuestion
 from kg_count.qa.datasets.scoring import torque_question_scores
 from kg_count.settings import settings
-
-if TYPE_CHECKING:
-    from kg_count.qa.datasets.torque import Candidates
 
 
 def choose_torque_thresholds(questions: Iterable[TorqueQuestion], candidates: dict) -> dict[str, float]:
@@ -42,12 +42,15 @@ def threshold_from(chosen: dict[str, float], default: float = 0.5) -> Callable[[
     return lambda candidates: chosen.get(candidates.asked, default)
 
 
-def predictions_with(candidates: dict, threshold_of: Callable[[Candidates], float]) -> dict:
+def predictions_with(
+    candidates: dict, threshold_of: Callable[[Candidates], float], gate: LinearModel | None = None
+) -> dict:
     """``{passageID: {question: [[start, end], ...]}}``: each question's candidates at or above
-    ``threshold_of`` them (nothing for a question without candidates)."""
+    ``threshold_of`` them, as the answer-nothing ``gate`` (None: none) decides (nothing for a question
+    without candidates)."""
     return {
         pid: {
-            question: [] if c is None else [list(s) for s in c.spans(threshold_of(c))]
+            question: [] if c is None else [list(s) for s in decided_spans(c, threshold_of(c), gate, c.kind)]
             for question, c in by_question.items()
         }
         for pid, by_question in candidates.items()

@@ -9,6 +9,10 @@ triggers are training data; at answering time events come from the trigger score
 - temporal: TORQUE questions (is the event a majority answer of "what happened before/after/
   during X") and MATRES pairs of TimeBank documents (BEFORE/AFTER/EQUAL, both directions);
 - status: the TORQUE warm-up questions;
+- TORQUE's train passages (TORQUESTRA: answer words without offsets, events only those that answer
+  some question) give temporal and status examples, never trigger examples (an event no question
+  answers is unlabeled there, not a non-event), and are trained on in every fold: they are never
+  scored, and none of their source documents gives a dev passage;
 - semantic: ESTER train answers and the released test file's answer triggers.
 
 Folds split by source document (a TORQUE passage's ``docid``, shared by the passages cut from one news
@@ -28,7 +32,8 @@ import numpy as np
 
 from kg_count.io.atomic import read_json
 from kg_count.progress import progress
-from kg_count.learning.linear_model import Example
+from kg_count.learning.linear_model import Example, LinearModel
+from kg_count.qa.learned.thresholds import threshold_from
 from kg_count.qa.inputs.readers import parse_offsets, read_ester, torque_questions
 
 if TYPE_CHECKING:
@@ -36,6 +41,7 @@ if TYPE_CHECKING:
 
 _TORQUE_PASSAGE = re.compile(r"^docid_(.+)_sentid_\d+$")
 MATRES_LABELS = {"BEFORE": "before", "AFTER": "after", "EQUAL": "overlaps"}
+TRAIN_ONLY = "train:"  # the fold key's prefix of examples trained on in every fold and never scored
 INVERSE = {"before": "after", "after": "before", "overlaps": "overlaps"}
 
 
@@ -178,10 +184,13 @@ def _add_matres(data: TrainingData, timebank: Path, weight: float) -> None:
                     )
 
 
-def _add_torque_passages(data: TrainingData, passages: dict, path: Path, style: str, weight: float) -> None:
+def _add_torque_passages(
+    data: TrainingData, passages: dict, path: Path, style: str | None, weight: float, prefix: str = ""
+) -> None:
     """Add the trigger, temporal and status examples of TORQUE-format ``passages`` (as read from ``path``):
-    triggers in annotation ``style``, every example weighing ``weight``. Silver passages' questions were
-    judged over some events only (``judged``); the others give no example."""
+    triggers in annotation ``style`` (none when ``style`` is None), every example weighing ``weight``, fold
+    keys ``prefix`` + passage id. Silver passages' questions were judged over some events only
+    (``judged``); the others give no example."""
     from kg_count.qa.datasets import torque
     from kg_count.qa.passage_graph.analysis import by_passage
     from kg_count.qa.learned.silver_questions import judged_spans
@@ -189,10 +198,12 @@ def _add_torque_passages(data: TrainingData, passages: dict, path: Path, style: 
     triggers = torque_triggers(passages, path)
     groups = by_passage(torque_questions(passages, path))
     for text, items in progress(groups.items(), f"{path.name} passages", total=len(groups), unit="passage"):
-        key = items[0].passage_id
-        analysis = gold_analysis(key, text, triggers.get(key, ()))
-        _add_triggers(data.triggers, key, analysis, {e.token for e in analysis.events}, style, weight)
-        judged = judged_spans(passages[key])
+        passage_id = items[0].passage_id
+        key = prefix + passage_id
+        analysis = gold_analysis(key, text, triggers.get(passage_id, ()))
+        if style is not None:
+            _add_triggers(data.triggers, key, analysis, {e.token for e in analysis.events}, style, weight)
+        judged = judged_spans(passages[passage_id])
         for kind, features, label, vector, blocks in torque.training_examples(analysis, items, judged):
             getattr(data, kind).add(key, features, label, vector, blocks, weight)
 
@@ -204,18 +215,23 @@ def collect(
     silver: dict | None = None,
     silver_weight: float = 1.0,
     matres_weight: float = 1.0,
+    torque_train: Iterable[Path] = (),
+    torque_train_weight: float = 1.0,
 ) -> TrainingData:
     """Read every passage once and build all training examples (fold key = passage or document id): the
     TORQUE files', the ESTER files', the MATRES pairs of the TimeML documents under ``timebank``, and the
     ``silver`` TORQUE passages (kg_count.qa.learned.silver_questions, triggers in TimeML's annotation style),
     whose examples weigh ``silver_weight``; a MATRES pair's examples weigh ``matres_weight`` against a real
-    TORQUE question's 1."""
+    TORQUE question's 1; the ``torque_train`` files' (TORQUE's train split, trained on in every fold, no
+    trigger examples) weigh ``torque_train_weight``."""
     from kg_count.qa.datasets import ester
     from kg_count.qa.passage_graph.analysis import by_passage
 
     data = TrainingData()
     for torque_path in torque_paths:
         _add_torque_passages(data, read_json(torque_path), torque_path, "torque", 1.0)
+    for train_path in torque_train:
+        _add_torque_passages(data, read_json(train_path), train_path, None, torque_train_weight, TRAIN_ONLY)
     if silver:
         _add_torque_passages(data, silver, Path("silver TORQUE questions"), "timeml", silver_weight)
     ester_questions = [q for path in ester_paths for q in read_ester(path)]
@@ -242,7 +258,8 @@ def _fold_id(key: str) -> str:
 def train_models(
     data: TrainingData, keep: Callable[[str], bool] = lambda key: True, torque_thresholds: dict | None = None
 ):
-    """The four scorers trained on the examples whose passage/document id passes ``keep``.
+    """The four scorers trained on the examples whose passage/document id passes ``keep`` and on every
+    train-only example (TORQUE's train passages).
 
     Returns a QAModels fitted with the penalties of the [qa_training] settings, each carrying that
     section and its decision thresholds: the trigger model's by annotation style (from the settings), the
@@ -261,7 +278,7 @@ def train_models(
     models = {}
     for name in SCORERS:
         examples: ExampleSet = getattr(data, name)
-        chosen = [e for key, e in examples.examples if keep(_fold_id(key))]
+        chosen = [e for key, e in examples.examples if key.startswith(TRAIN_ONLY) or keep(_fold_id(key))]
         models[name] = train(
             chosen, l2=values[f"{name}_l2"], vectors=examples.matrix(), dense_l2=values[f"{name}_vector_l2"]
         )
@@ -345,6 +362,43 @@ def nested_threshold_predictions(questions: list, candidates: dict, folds: int) 
         scored = {pid: found for pid, found in candidates.items() if fold_of(pid, folds) == fold}
         predictions.update(predictions_with(scored, threshold_from(chosen)))
     return predictions, choose_torque_thresholds(questions, candidates)
+
+
+def gate_items(questions: Iterable, candidates: dict, thresholds: dict[str, float]) -> list:
+    """``(question, candidates, threshold, kind)`` of each TORQUE question, for the answer-nothing gate, with
+    its kind's threshold of ``thresholds`` (0.5 where absent)."""
+    from kg_count.qa.passage_graph.question_parsing import parse_temporal_question
+
+    items = []
+    for q in questions:
+        found = (candidates.get(q.passage_id) or {}).get(q.question)
+        threshold = threshold_from(thresholds)(found) if found is not None else 0.5
+        items.append((q, found, threshold, parse_temporal_question(q.question).kind))
+    return items
+
+
+def nested_gate_predictions(questions: list, candidates: dict, folds: int) -> tuple[dict, LinearModel]:
+    """TORQUE predictions decided by thresholds and an answer-nothing gate (kg_count.qa.learned.answer_nothing)
+    all chosen without the scored passage's fold, and the gate fitted on all folds (its thresholds chosen on
+    cross-fitted probabilities, the per-event thresholds on all folds): ``(predictions, gate)``."""
+    from kg_count.qa.learned.answer_nothing import decided_spans, fit_gate
+    from kg_count.qa.learned.thresholds import choose_torque_thresholds
+    from kg_count.settings import settings
+
+    l2 = settings().qa_training.answer_nothing_l2
+    by_fold = lambda q: fold_of(q.passage_id, folds)  # noqa: E731
+    predictions: dict = {}
+    for fold in range(folds):
+        kept = [q for q in questions if by_fold(q) != fold]
+        thresholds = choose_torque_thresholds(kept, candidates)
+        gate = fit_gate(gate_items(kept, candidates, thresholds), by_fold, folds, l2)
+        for q, found, threshold, kind in gate_items(
+            [q for q in questions if by_fold(q) == fold], candidates, thresholds
+        ):
+            spans = decided_spans(found, threshold, gate, kind)
+            predictions.setdefault(q.passage_id, {})[q.question] = [list(s) for s in spans]
+    thresholds = choose_torque_thresholds(questions, candidates)
+    return predictions, fit_gate(gate_items(questions, candidates, thresholds), by_fold, folds, l2)
 
 
 def nested_ranker_predictions(questions: dict, candidates: dict, folds: int) -> tuple[dict, AnswerRanker]:

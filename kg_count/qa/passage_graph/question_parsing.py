@@ -11,9 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-DEFAULT_QUESTIONS = {
+DEFAULT_QUESTIONS = {  # TORQUE's warm-up questions, as its dev and train splits word them
     "what events have already finished?": "finished",
+    "what event has already finished?": "finished",
+    "what event has already happened?": "finished",
     "what events have begun but has not finished?": "ongoing",
+    "what event has begun but has not finished?": "ongoing",
+    "what is happening now?": "ongoing",
     "what will happen in the future?": "future",
 }
 STATUS_CUES = (  # a question without a relation cue that names a time asks for a status
@@ -176,6 +180,11 @@ def _normalise(text: str) -> str:
 
 def _modality(text: str) -> frozenset:
     return frozenset(name for name, pattern in MODALITY_CUES if re.search(pattern, text))
+
+
+def is_warm_up(text: str) -> bool:
+    """Whether ``text`` is one of TORQUE's warm-up (status) questions, however the file marks it."""
+    return _normalise(text) in DEFAULT_QUESTIONS
 
 
 def parse_temporal_question(text: str) -> TemporalQuestion:
