@@ -22,6 +22,7 @@ from kg_count.io.conll import iter_documents, write_documents
 from kg_count.nlp.record_cache import default_record_cache_path
 from kg_count.settings import SETTINGS_ENV
 from tests.conftest import SAMPLE
+from tests.process_tree import descendants, still_running_after
 
 pytestmark = pytest.mark.slow
 KG_COUNT = Path(sys.executable).parent / "kg-count"
@@ -68,7 +69,8 @@ def stores(tmp_path_factory) -> dict:
 
 
 def killed_build(store: Path, docs: Path, when, extra: list[str]) -> str:
-    """Run ``kg-count build`` on ``store`` and SIGKILL it once ``when(stderr so far)`` is true; its stderr."""
+    """Run ``kg-count build`` on ``store`` and SIGKILL it once ``when(stderr so far)`` is true; its stderr. Every
+    process the build had started must end with it (none outlives the build: kg_count.process_guard)."""
     process = subprocess.Popen(
         [str(KG_COUNT), "build", "--docs", str(docs), "--store", str(store), *extra],
         stdout=subprocess.DEVNULL,
@@ -82,9 +84,16 @@ def killed_build(store: Path, docs: Path, when, extra: list[str]) -> str:
         if ready:
             seen += os.read(process.stderr.fileno(), 65536)
         if when(seen.decode(errors="replace")):
+            helpers = descendants(process.pid)
             process.send_signal(signal.SIGKILL)
             break
+    else:
+        helpers = set()
     process.wait(timeout=60)
+    left = still_running_after(helpers)
+    for pid in left:  # the assertion below fails; leave nothing running behind the test either way
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"processes of the killed build still running: {sorted(left)}"
     return seen.decode(errors="replace")
 
 

@@ -15,6 +15,7 @@ BOTTOM = {
     "geography",
     "memory",
     "background",
+    "process_guard",
     "arrays",
     "resources",
     "__init__",

@@ -25,6 +25,7 @@ import numpy as np
 from kg_count.arrays import sorted_unique
 from kg_count.geography import gazetteer
 from kg_count.memory import release_freed_memory
+from kg_count.process_guard import exit_with_parent
 from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.evidence import date_interval
 from kg_count.incidents.pair_bound import may_link
@@ -397,7 +398,7 @@ def pair_probabilities(
         release_freed_memory()  # what the parent freed since, so that no forked process starts holding it
         gc.freeze()  # the collector in a forked process would write to every object and so copy its pages
         try:
-            with get_context("fork").Pool(processes) as pool:
+            with get_context("fork").Pool(processes, initializer=exit_with_parent) as pool:
                 shares = pool.map(_share_of_rows, range(processes))
         finally:
             gc.unfreeze()

@@ -216,9 +216,12 @@ class Encoder:
 def start_encoding_process(threads: int) -> None:
     """The start of a process forked to encode beside its caller: Ctrl-C is left to the caller, the tokenizer runs
     without threads of its own (a forked process does not have them), and the matrix products take ``threads``
-    cores."""
+    cores. It ends when its caller does (kg_count.process_guard)."""
     from threadpoolctl import threadpool_limits
 
+    from kg_count.process_guard import exit_with_parent
+
+    exit_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ["TOKENIZERS_PARALLELISM"] = "false"
     threadpool_limits(threads)

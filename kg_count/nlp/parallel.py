@@ -29,11 +29,14 @@ def extract_batch(documents: list[Document], spacy_batch_size: int | None = None
 
 
 def _load_model_once() -> None:
-    """A worker's start: leave Ctrl-C to the parent process (which stops between documents), load the model."""
+    """A worker's start: end with the parent process (kg_count.process_guard), leave Ctrl-C to it (it stops
+    between documents), load the model."""
     import signal
 
     from kg_count.nlp.model import load_model
+    from kg_count.process_guard import exit_with_parent
 
+    exit_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     load_model()
 
