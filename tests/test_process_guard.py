@@ -48,4 +48,3 @@ def test_a_guarded_helper_ends_when_its_parent_is_killed():
 def test_an_unguarded_helper_would_outlive_it():
     # the test above could not fail if a killed parent took its children with it anyway
     assert killed_parent_leaves(guarded=False) != set()
-

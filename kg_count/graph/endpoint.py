@@ -18,6 +18,7 @@ from rdflib import Graph
 from rdflib.query import Result
 
 from kg_count.errors import StoreError
+from kg_count.graph.credentials import credentials_for
 
 DEFAULT_TIMEOUT = 60.0
 RESULT_TYPES = "application/sparql-results+json, application/n-triples;q=0.9, text/turtle;q=0.8"
@@ -40,9 +41,11 @@ def default_timeout() -> float:
 
 
 class SparqlEndpoint:
-    """The query and update services of one SPARQL server at ``url`` (no trailing slash)."""
+    """The query and update services of one SPARQL server at ``url`` (no trailing slash), with the credentials
+    the environment or a netrc file gives for it (kg_count.graph.credentials)."""
 
     def __init__(self, url: str, timeout: float | None = None) -> None:
+        self.credentials = credentials_for(url)
         self.url = url
         self.timeout = default_timeout() if timeout is None else timeout
         parts = urllib.parse.urlsplit(url)
@@ -75,9 +78,10 @@ class SparqlEndpoint:
 
     def _post(self, service: str, text: str, content_type: str, accept: str) -> tuple[bytes, str]:
         url = f"{self.url}/{service}"
-        request = urllib.request.Request(
-            url, data=text.encode("utf-8"), method="POST", headers={"Content-Type": content_type, "Accept": accept}
-        )
+        headers = {"Content-Type": content_type, "Accept": accept}
+        if self.credentials.header:
+            headers["Authorization"] = self.credentials.header
+        request = urllib.request.Request(url, data=text.encode("utf-8"), method="POST", headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
@@ -94,6 +98,12 @@ class SparqlEndpoint:
     def _http_message(self, url: str, error: urllib.error.HTTPError) -> str:
         if error.code in (404, 405):
             return f"not a SPARQL endpoint: {url} answered HTTP {error.code} {error.reason}"
+        if error.code in (401, 403):
+            given = f"the credentials from {self.credentials.source}" if self.credentials.source else "no credentials"
+            return (
+                f"the SPARQL server refused {given} (HTTP {error.code} {error.reason}); set $KG_COUNT_STORE_TOKEN, "
+                "$KG_COUNT_STORE_USER and $KG_COUNT_STORE_PASSWORD, or a netrc entry for its host"
+            )
         detail = error.read(500).decode("utf-8", "replace").strip().splitlines()
         return f"the SPARQL server answered HTTP {error.code} {error.reason}" + (f": {detail[0]}" if detail else "")
 
