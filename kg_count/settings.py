@@ -216,6 +216,8 @@ def load_settings(override: str | None = None) -> Settings:
             text = open(override, encoding="utf-8").read()
         except OSError as error:
             raise SetupError(f"{override}: cannot read the settings file ({error.strerror})") from None
+        except UnicodeDecodeError as error:
+            raise SetupError(f"{override}: the settings file is not UTF-8 (byte {error.start})") from None
         for section, values in _read_toml(text, override).items():
             if section not in tables or not isinstance(values, dict):
                 raise SetupError(

@@ -86,11 +86,11 @@ def answer_file(
     parsed = read_questions(questions)
     if system == "baseline":
         from kg_count.answer.baseline import answer_baseline
-        from kg_count.io.conll import read_documents
+        from kg_count.io.articles import read_any
 
         if conll_out is not None:
             raise UsageError("--conll-out needs the graph system")
-        answers = answer_baseline(parsed, read_documents(docs))
+        answers = answer_baseline(parsed, read_any(docs))
     else:
         answers = answer_with_graph(parsed, docs, store_path, conll_out, build, answer_prior)
     write_system_answers(out, answers)

@@ -87,6 +87,13 @@ def iter_any(path: str | os.PathLike) -> Iterator[Document]:
     return iter_articles(path) if _is_articles(path) else iter_documents(path)
 
 
+def read_any(path: str | os.PathLike) -> dict[str, Document]:
+    """Every document of a CoNLL or JSON-lines file (``iter_any``), keyed by document id."""
+    from kg_count.io.conll import keyed_documents
+
+    return keyed_documents(iter_any(path), path)
+
+
 def _is_articles(path: str | os.PathLike) -> bool:
     return str(path).lower().endswith((".jsonl", ".json"))
 

@@ -175,8 +175,14 @@ def iter_documents(path: str | os.PathLike) -> Iterator[Document]:
 
 def read_documents(path: str | os.PathLike) -> dict[str, Document]:
     """Read every document of a CoNLL file into a dict keyed by document id (file order kept)."""
+    return keyed_documents(iter_documents(path), path)
+
+
+def keyed_documents(read: Iterable[Document], path: str | os.PathLike) -> dict[str, Document]:
+    """The documents ``read`` from ``path``, keyed by document id (file order kept); InputError naming a
+    document id that appears twice."""
     documents: dict[str, Document] = {}
-    for doc in iter_documents(path):
+    for doc in read:
         if doc.doc_id in documents:
             raise InputError("document id appears twice", path, item=f"document {doc.doc_id}")
         documents[doc.doc_id] = doc

@@ -49,6 +49,7 @@ SHIPPED = {
     "qa_status": ModelSpec("qa_status.json", "qa", ("qa_training", "training")),
     "qa_semantic": ModelSpec("qa_semantic.json", "qa", ("qa_training", "training")),
     "qa_answer_ranker": ModelSpec("qa_answer_ranker.json", "qa", ("reading", "training")),
+    "qa_answer_nothing": ModelSpec("qa_answer_nothing.json", "qa", ("qa_training", "training")),
 }
 
 
