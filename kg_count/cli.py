@@ -269,8 +269,9 @@ def _add_incidents(subparsers) -> None:
         "incidents",
         help="list incidents, or explain one",
         description="Without --id, list the store's incidents (filtered by type, place, date); with --id, show an "
-        "incident's documents, properties and why its documents were merged. Incidents are (re)built "
-        "over the whole store when its documents have changed.",
+        "incident's documents, properties and why its documents were merged. The store is only read (beside a "
+        "build that is writing it, too): incidents are those the last build or answer made, with a warning when "
+        "documents came since.",
     )
     incidents.add_argument("--store", required=True, type=_store_location, help=STORE_HELP)
     incidents.add_argument("--id", help="incident id")

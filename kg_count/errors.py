@@ -36,6 +36,10 @@ class StoreError(KgCountError):
         self.location = location
 
 
+class StoreHeld(StoreError):
+    """An embedded store that another process holds for writing (a reader can still open it read-only)."""
+
+
 class UsageError(KgCountError):
     """Bad command-line usage (exit code 2)."""
 

@@ -7,7 +7,7 @@ import logging
 from pathlib import Path
 from typing import Mapping
 
-from kg_count.errors import UsageError
+from kg_count.errors import StoreHeld, UsageError
 from kg_count.io.answers import SystemAnswer
 from kg_count.io.questions import Question
 from kg_count.resources.wordnet import project_cache
@@ -33,15 +33,23 @@ def answer_with_graph(
 
     Reads documents (CoNLL or JSON lines) into the store (a folder or an endpoint URL; ``build``
     holds the options of ``build_store``) and returns the answers by question id; ``answer_prior`` False
-    counts from the evidence alone.
+    counts from the evidence alone. An embedded store another process is writing is read as that writer's
+    last update left it (documents and incidents), with a warning, and DOCS are not added.
     """
-    from kg_count.answer.graph_answer import answer_from_store
     from kg_count.graph.loader import build_store
     from kg_count.graph.store import GraphStore
     from kg_count.incidents.materialise import ensure_incidents
 
     store_path = store_path or default_store(docs)
-    summary = build_store(docs, store_path, **(build or {}))
+    if nothing_to_write(docs, store_path):
+        with GraphStore(store_path, create=False) as store:
+            return _answered(store, questions, docs, conll_out, answer_prior)
+    try:
+        summary = build_store(docs, store_path, **(build or {}))
+    except StoreHeld as held:
+        logger.warning("%s; answering from the store as its writer's last update left it, without DOCS", held)
+        with GraphStore(store_path, create=False) as store:
+            return _answered(store, questions, docs, conll_out, answer_prior)
     logger.info("store %s: %d documents already in it, %d added", store_path, summary.skipped, summary.added)
     with GraphStore(store_path) as store:
         if summary.in_store > summary.documents:
@@ -54,12 +62,39 @@ def answer_with_graph(
             )
         count, rebuilt = ensure_incidents(store)
         logger.info("incidents: %d (%s)", count, "rebuilt" if rebuilt else "up to date")
-        answers = answer_from_store(store, questions, answer_prior)
-        if conll_out is not None:
-            from kg_count.answer.chains import write_chains
-            from kg_count.io.articles import iter_any
+        return _answered(store, questions, docs, conll_out, answer_prior)
 
-            write_chains(conll_out, store, list(iter_any(docs)))
+
+def nothing_to_write(docs: Path, location) -> bool:
+    """Whether the embedded store at ``location`` already holds every document of ``docs`` from the same content
+    and incidents grouped over all its documents, read without taking the store from a writer; False for a
+    server store or a folder that is not a store yet."""
+    from kg_count.graph.document_graph import content_hash
+    from kg_count.graph.store import GraphStore, is_endpoint, is_store_folder
+    from kg_count.incidents.materialise import fingerprint, stored_fingerprint
+    from kg_count.io.articles import iter_any
+    from kg_count.nlp.record_cache import document_key
+
+    if is_endpoint(location) or not is_store_folder(Path(location)):
+        return False
+    wanted = {document.doc_id: content_hash(document_key(document)) for document in iter_any(docs)}
+    with GraphStore(location, create=False) as store:
+        if store.document_versions(list(wanted)) != wanted:
+            return False
+        stored = stored_fingerprint(store)
+        return stored is not None and stored == fingerprint(store)
+
+
+def _answered(store, questions: Mapping[str, Question], docs: Path, conll_out: Path | None, answer_prior: bool) -> dict:
+    """The answers from ``store`` by question id; with ``conll_out``, the chains of ``docs`` written there too."""
+    from kg_count.answer.graph_answer import answer_from_store
+
+    answers = answer_from_store(store, questions, answer_prior)
+    if conll_out is not None:
+        from kg_count.answer.chains import write_chains
+        from kg_count.io.articles import iter_any
+
+        write_chains(conll_out, store, list(iter_any(docs)))
     return answers
 
 

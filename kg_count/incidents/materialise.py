@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rdflib import Literal
 
+from kg_count.errors import StoreError
 from kg_count.background import running_beside
 from kg_count.incidents import incident_graph as incident_graph_module
 from kg_count.incidents.incident_graph import incidents_as_triples
@@ -210,9 +211,12 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
 
 def incidents_for_reading(store: GraphStore) -> None:
     """What commands that only read a store do before reading incidents: group its reports when it has no incident
-    graph yet; otherwise leave the graph as the last update left it (an update cut short, or documents added
-    with ``--no-incidents``, leave the incidents before them in place), warning when documents came since."""
+    graph yet (StoreError on a store opened read-only); otherwise leave the graph as the last update left it (an
+    update cut short, or documents added with ``--no-incidents``, leave the incidents before them in place),
+    warning when documents came since."""
     stored = stored_fingerprint(store)
+    if stored is None and store.read_only:
+        raise StoreError("the store has no incidents yet: `kg-count build` groups them", store.location)
     if stored is None:
         ensure_incidents(store)
     elif stored != fingerprint(store):
