@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 from kg_count.io.atomic import write_json_atomic
+from kg_count.settings import settings
 from kg_count.qa.datasets.commands import format_scores, torque_question_kind
 from kg_count.qa.inputs.readers import read_ester, read_torque_files, torque_clusters_beside
 from kg_count.qa.datasets.scoring import ester_scores, torque_scores
@@ -138,7 +139,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("out/qa"))
     parser.add_argument("--latency", action="store_true", help="only measure per-question latency")
     parser.add_argument("--no-silver", action="store_true", help="train without the silver TORQUE questions")
-    parser.add_argument("--no-train-passages", action="store_true", help="train without TORQUE's train passages")
+    parser.add_argument(
+        "--no-train-passages",
+        action="store_true",
+        help="train without TORQUE's train passages even when [qa_training] torque_train_weight is above 0",
+    )
     args = parser.parse_args()
     torque_paths, ester_train, timebank = qa_training_files(args.data)
     original = args.data / "ester" / "final_train_ans_gen_500original.json"
@@ -153,7 +158,8 @@ def main() -> None:
             )
         return
     started = time.perf_counter()
-    train_passages = [] if args.no_train_passages else [torque_train_file(args.data)]
+    weight = settings().qa_training.torque_train_weight
+    train_passages = [torque_train_file(args.data)] if weight > 0 and not args.no_train_passages else []
     data = qa_training_data(torque_paths, ester_train, timebank, not args.no_silver, train_passages)
     torque_questions = read_torque_files(torque_paths)
     ester_questions = {path: read_ester(path) for path in (original, test)}

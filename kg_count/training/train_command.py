@@ -240,7 +240,7 @@ def train_qa(place: TrainingPlace) -> Path:
 
     torque_paths, ester_paths, timebank = qa_training_files(place.data)
     original = place.data / "ester" / "final_train_ans_gen_500original.json"
-    train_passages = [torque_train_file(place.data)]
+    train_passages = [torque_train_file(place.data)] if settings().qa_training.torque_train_weight > 0 else []
     _require_files(*torque_paths, *train_passages, *ester_paths, timebank, original)
     training = qa_training_data(torque_paths, ester_paths, timebank, torque_train=train_passages)
     torque_questions = read_torque_files(torque_paths)
