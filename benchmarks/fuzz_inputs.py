@@ -4,7 +4,7 @@ Runs pytest on that module with ``KG_COUNT_FUZZ_EXAMPLES`` examples per reader (
 draws new inputs) and prints how many inputs each reader was given and the pytest outcome; exit status is
 pytest's. A failure shows the smallest failing input Hypothesis found.
 
-Usage: python benchmarks/fuzz_inputs.py [--per-reader 3000] [--out out/fuzz]
+Usage: python benchmarks/fuzz_inputs.py [--per-reader 3000] [--out out/fuzz] [-k EXPRESSION]
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-reader", type=int, default=3000, help="examples per reader (7 readers)")
     parser.add_argument("--out", type=Path, default=Path("out/fuzz"))
+    parser.add_argument("-k", dest="select", default="", help="only the tests pytest -k selects")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     log = (args.out / "counts.json").resolve()
@@ -31,7 +32,8 @@ def main() -> int:
     env = {**os.environ, "KG_COUNT_FUZZ_EXAMPLES": str(args.per_reader), "KG_COUNT_FUZZ_LOG": str(log)}
     started = time.perf_counter()
     outcome = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_fuzz_inputs.py"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_fuzz_inputs.py"]
+        + (["-k", args.select] if args.select else []),
         cwd=ROOT,
         env=env,
     )

@@ -482,7 +482,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         from kg_count.evaluate.task_scores import evaluate_answers
 
         inputs = read_answer_files(args.gold, args.system, args.questions)
-        scores = evaluate_answers(*inputs, args.subtask)
+        scores = evaluate_answers(*inputs, args.subtask, args.system)
         print(json.dumps(scores, indent=2) if args.json else format_task_scores(scores))
         if args.report is not None:
             path = write_html_report(args, scores, inputs)

@@ -20,4 +20,4 @@ def score_answer_files(gold: Path, system: Path, questions: Path | None = None, 
     """Read gold, system answers and (optional) questions and return the task scores."""
     from kg_count.evaluate.task_scores import evaluate_answers
 
-    return evaluate_answers(*read_answer_files(gold, system, questions), subtask)
+    return evaluate_answers(*read_answer_files(gold, system, questions), subtask, system)

@@ -93,8 +93,10 @@ def score_subtask(
     system: Mapping[str, SystemAnswer],
     subtask: int,
     questions: Mapping[str, Question] | None = None,
+    system_source: object = None,
 ) -> dict:
-    """Score one subtask's answers against gold; returns the overall scores plus breakdowns.
+    """Score one subtask's answers against gold; returns the overall scores plus breakdowns. A count question
+    the system answered without a count is an InputError naming ``system_source`` (the system answers' file).
 
     Breakdowns: ``by_answer_class`` (gold count 0, 1, 2, 3, 4+) and ``by_count`` (0 ... 9, 10+) for S2
     and S3, and ``by_event_type``
@@ -106,7 +108,9 @@ def score_subtask(
     if missing_counts:
         from kg_count.errors import InputError
 
-        raise InputError(f"subtask {subtask} answers need numerical_answer", item=f"question {missing_counts[0]}")
+        raise InputError(
+            f"subtask {subtask} answers need numerical_answer", system_source, item=f"question {missing_counts[0]}"
+        )
     answered = {q for q in gold_ids if q in system}
     scores = _score_group([q for q in gold_ids if q in answered], gold, system, counts, len(gold_ids))
     scores["subtask"] = subtask
@@ -139,8 +143,9 @@ def evaluate_answers(
     system: Mapping[str, SystemAnswer],
     questions: Mapping[str, Question] | None = None,
     subtask: int | None = None,
+    system_source: object = None,
 ) -> dict:
-    """Score a system's answers against gold.
+    """Score a system's answers against gold (``system_source``: where the system answers were read, for errors).
 
     With one subtask among the gold questions (or ``subtask`` given) the result is that subtask's
     scores; with several, ``{"subtasks": {"1": {...}, "2": {...}}}``. ``unknown_questions`` lists
@@ -151,7 +156,7 @@ def evaluate_answers(
         by_subtask.setdefault(subtask or subtask_of(qid, answer, questions), []).append(qid)
     results = {}
     for number, ids in sorted(by_subtask.items()):
-        results[str(number)] = score_subtask({q: gold[q] for q in ids}, system, number, questions)
+        results[str(number)] = score_subtask({q: gold[q] for q in ids}, system, number, questions, system_source)
     unknown = sorted(set(system) - set(gold))
     if len(results) == 1:
         (only,) = results.values()
