@@ -445,6 +445,15 @@ def test_cli_answers_and_scores_torque(tmp_path, capsys):
     assert "default:finished" in capsys.readouterr().out
 
 
+def test_the_answer_nothing_gate_empties_an_answer_or_names_the_best_event_when_thresholds_name_none(tmp_path):
+    source, plain, gated = torque_file(tmp_path), tmp_path / "plain.json", tmp_path / "gated.json"
+    assert main(["qa", "torque", "--input", str(source), "--out", str(plain)]) == 0
+    assert main(["qa", "torque", "--input", str(source), "--out", str(gated), "--answer-nothing", "gate"]) == 0
+    plain_answers, gated_answers = json.loads(plain.read_text())["p1"], json.loads(gated.read_text())["p1"]
+    for question, answer in plain_answers.items():
+        assert gated_answers[question] in ([], answer) or (answer == [] and len(gated_answers[question]) == 1)
+
+
 def test_cli_answers_and_scores_ester(tmp_path, capsys):
     source, out = ester_file(tmp_path), tmp_path / "pred.json"
     assert main(["qa", "ester", "--input", str(source), "--out", str(out)]) == 0

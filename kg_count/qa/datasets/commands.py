@@ -32,6 +32,15 @@ def add_qa_parser(subparsers) -> None:
         )
         answer.add_argument("--input", required=True, type=Path, help=f"{dataset.upper()} JSON file")
         answer.add_argument("--out", required=True, type=Path, help="predictions JSON (written atomically)")
+        if dataset == "torque":
+            answer.add_argument(
+                "--answer-nothing",
+                choices=("thresholds", "gate"),
+                default="thresholds",
+                help="when a question gets no answer: thresholds, when no event reaches its kind's threshold (the "
+                "default); gate, also when the learned answer-nothing gate says so (measured: more exact matches, "
+                "lower F1; docs/pipeline/reading.md)",
+            )
         answer.set_defaults(handler=run_qa_answer, dataset=dataset)
     evaluate = commands.add_parser(
         "evaluate",
@@ -81,7 +90,7 @@ def run_qa_answer(args: argparse.Namespace) -> int:
     from kg_count.qa.learned.model_set import shipped_qa_models
 
     questions = _questions(args.dataset, args.input)
-    models = shipped_qa_models()
+    models = shipped_qa_models(with_gate=getattr(args, "answer_nothing", "thresholds") == "gate")
     started = time.perf_counter()
     answer = torque.answer_torque if args.dataset == "torque" else ester.answer_ester
     predictions = answer(questions, models)

@@ -32,12 +32,13 @@ class QAModels:
         return any(m is not None and m.blocks for m in (self.triggers, self.temporal, self.status, self.semantic))
 
 
-def shipped_qa_models() -> QAModels:
-    """The QA models shipped in ``kg_count/models/`` (``qa_*.json``, the answer-nothing gate included), read by
-    the one model loader (SetupError naming a missing one; a warning when they were trained with other settings)."""
+def shipped_qa_models(with_gate: bool = False) -> QAModels:
+    """The QA models shipped in ``kg_count/models/`` (``qa_*.json``), read by the one model loader (SetupError
+    naming a missing one; a warning when they were trained with other settings); TORQUE's answer-nothing gate
+    (``qa_answer_nothing.json``) only ``with_gate``."""
     scorers = (load_shipped_model(f"qa_{name}", LinearModel.from_json) for name in SCORERS)
     return QAModels(
         *scorers,
         load_shipped_model("qa_answer_ranker", AnswerRanker.from_json),
-        load_shipped_model("qa_answer_nothing", LinearModel.from_json),
+        load_shipped_model("qa_answer_nothing", LinearModel.from_json) if with_gate else None,
     )
