@@ -316,21 +316,19 @@ def build_options(args: argparse.Namespace) -> dict:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    """``kg-count build``: build or update the store from DOCS and print what was found."""
-    from kg_count.graph.loader import build_store
+    """``kg-count build``: build or update the store from DOCS, group its incidents (holding the store throughout,
+    so that no other writer takes it between the two) and print what was found."""
+    from kg_count.graph.loader import built_store
+    from kg_count.incidents.materialise import ensure_incidents
 
-    summary = build_store(args.docs, args.store, **build_options(args))
-    print(f"store {args.store}")
-    print("\n".join(summary.lines()))
-    if not args.no_incidents:
-        from kg_count.graph.store import GraphStore
-        from kg_count.incidents.materialise import ensure_incidents
-
-        started = time.perf_counter()
-        with GraphStore(args.store) as store:
+    with built_store(args.docs, args.store, **build_options(args)) as (store, summary):
+        print(f"store {args.store}")
+        print("\n".join(summary.lines()))
+        if not args.no_incidents:
+            started = time.perf_counter()
             count, rebuilt = ensure_incidents(store)
-        seconds = time.perf_counter() - started
-        print(f"incidents: {count} ({f'grouped in {seconds:.1f} s' if rebuilt else 'up to date'})")
+            seconds = time.perf_counter() - started
+            print(f"incidents: {count} ({f'grouped in {seconds:.1f} s' if rebuilt else 'up to date'})")
     return 0
 
 

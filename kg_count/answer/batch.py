@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 from pathlib import Path
@@ -36,39 +37,46 @@ def answer_with_graph(
     counts from the evidence alone. An embedded store another process is writing is read as that writer's
     last update left it (documents and incidents), with a warning, and DOCS are not added.
     """
-    from kg_count.graph.loader import build_store
+    from kg_count.graph.loader import built_store
     from kg_count.graph.store import GraphStore
     from kg_count.incidents.materialise import ensure_incidents
 
     store_path = store_path or default_store(docs)
-    if nothing_to_write(docs, store_path):
+    documents = documents_in_store(docs, store_path)
+    if documents is not None:
         with GraphStore(store_path, create=False) as store:
+            _warn_of_other_documents(store.document_count(), documents, docs)
             return _answered(store, questions, docs, conll_out, answer_prior)
-    try:
-        summary = build_store(docs, store_path, **(build or {}))
-    except StoreHeld as held:
-        logger.warning("%s; answering from the store as its writer's last update left it, without DOCS", held)
-        with GraphStore(store_path, create=False) as store:
-            return _answered(store, questions, docs, conll_out, answer_prior)
-    logger.info("store %s: %d documents already in it, %d added", store_path, summary.skipped, summary.added)
-    with GraphStore(store_path) as store:
-        if summary.in_store > summary.documents:
-            logger.warning(
-                "the store holds %d documents besides the %d of %s; answers count incidents over all %d",
-                summary.in_store - summary.documents,
-                summary.documents,
-                docs,
-                summary.in_store,
-            )
+    with contextlib.ExitStack() as building:
+        try:
+            store, summary = building.enter_context(built_store(docs, store_path, **(build or {})))
+        except StoreHeld as held:
+            logger.warning("%s; answering from the store as its writer's last update left it, without DOCS", held)
+            with GraphStore(store_path, create=False) as store:
+                return _answered(store, questions, docs, conll_out, answer_prior)
+        logger.info("store %s: %d documents already in it, %d added", store_path, summary.skipped, summary.added)
+        _warn_of_other_documents(summary.in_store, summary.documents, docs)
         count, rebuilt = ensure_incidents(store)
         logger.info("incidents: %d (%s)", count, "rebuilt" if rebuilt else "up to date")
         return _answered(store, questions, docs, conll_out, answer_prior)
 
 
-def nothing_to_write(docs: Path, location) -> bool:
-    """Whether the embedded store at ``location`` already holds every document of ``docs`` from the same content
-    and incidents grouped over all its documents, read without taking the store from a writer; False for a
-    server store or a folder that is not a store yet."""
+def _warn_of_other_documents(in_store: int, documents: int, docs: Path) -> None:
+    """Warn when the store holds ``in_store`` documents, more than the ``documents`` of ``docs``."""
+    if in_store > documents:
+        logger.warning(
+            "the store holds %d documents besides the %d of %s; answers count incidents over all %d",
+            in_store - documents,
+            documents,
+            docs,
+            in_store,
+        )
+
+
+def documents_in_store(docs: Path, location) -> int | None:
+    """The number of documents of ``docs`` when the embedded store at ``location`` already holds each from the
+    same content and incidents grouped over all its documents (nothing to write), read without taking the store
+    from a writer; None otherwise, and for a server store or a folder that is not a store yet."""
     from kg_count.graph.document_graph import content_hash
     from kg_count.graph.store import GraphStore, is_endpoint, is_store_folder
     from kg_count.incidents.materialise import fingerprint, stored_fingerprint
@@ -76,13 +84,13 @@ def nothing_to_write(docs: Path, location) -> bool:
     from kg_count.nlp.record_cache import document_key
 
     if is_endpoint(location) or not is_store_folder(Path(location)):
-        return False
+        return None
     wanted = {document.doc_id: content_hash(document_key(document)) for document in iter_any(docs)}
     with GraphStore(location, create=False) as store:
         if store.document_versions(list(wanted)) != wanted:
-            return False
+            return None
         stored = stored_fingerprint(store)
-        return stored is not None and stored == fingerprint(store)
+        return len(wanted) if stored is not None and stored == fingerprint(store) else None
 
 
 def _answered(store, questions: Mapping[str, Question], docs: Path, conll_out: Path | None, answer_prior: bool) -> dict:

@@ -7,7 +7,7 @@ import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterator
 
 from kg_count.graph.document_graph import content_hash
 from kg_count.graph.store import GraphStore, StoreLocation
@@ -15,7 +15,6 @@ from kg_count.interrupts import check, deferred_interrupts
 from kg_count.io.articles import document_ids, iter_any
 from kg_count.io.conll import Document
 from kg_count.nlp.parallel import parallel_records
-from kg_count.nlp.record import DocumentRecord
 from kg_count.nlp.record_cache import RecordCache, cached_records, document_key
 from kg_count.progress import progress_bar
 
@@ -64,16 +63,25 @@ class BuildSummary:
         ]
 
 
-def build_store(
+def build_store(docs: str | os.PathLike, location: StoreLocation, **options) -> BuildSummary:
+    """Add every document of ``docs`` (CoNLL or JSON lines) that the store at ``location`` lacks or holds
+    from other content (``built_store``, whose keyword ``options`` it takes); return a summary."""
+    with built_store(docs, location, **options) as (_, summary):
+        return summary
+
+
+@contextlib.contextmanager
+def built_store(
     docs: str | os.PathLike,
     location: StoreLocation,
     batch_size: int | None = None,
     workers: int = 1,
     scheduler: str | None = None,
     cache: str | os.PathLike | None = None,
-) -> BuildSummary:
-    """Add every document of ``docs`` (CoNLL or JSON lines) that the store at ``location`` lacks or holds
-    from other content; return a summary.
+) -> Iterator[tuple[GraphStore, BuildSummary]]:
+    """The store at ``location`` with every document of ``docs`` (CoNLL or JSON lines) that it lacked or held
+    from other content added, still open for the caller's next writes (its incidents: no other writer can
+    take the store in between), and the summary of what was added.
 
     The file is scanned first (an id that appears twice is an InputError, before anything is
     written). Documents stream from the file through extraction (in this process, in ``workers``
@@ -87,8 +95,25 @@ def build_store(
     summary = BuildSummary()
     started = time.perf_counter()
     ids = document_ids(docs)
+    with GraphStore(location) as store:
+        _add_documents(
+            store,
+            docs,
+            ids,
+            summary,
+            cache,
+            lambda documents: parallel_records(documents, workers, scheduler, batch_size),
+        )
+        summary.in_store = store.document_count()
+        summary.seconds = time.perf_counter() - started
+        yield store, summary
+
+
+def _add_documents(store: GraphStore, docs, ids: list[str], summary: BuildSummary, cache, extract) -> None:
+    """Add to ``store`` the documents of ``docs`` (whose ids are ``ids``) that it lacks or holds from other
+    content, their records from the cache at ``cache`` or from ``extract`` (documents to records), counting
+    them in ``summary``."""
     with (
-        GraphStore(location) as store,
         RecordCache(cache) if cache is not None else contextlib.nullcontext() as records_cache,
         progress_bar("building", total=len(ids), unit="doc") as bar,
         deferred_interrupts() as interrupted,
@@ -108,9 +133,6 @@ def build_store(
                     pending[document.doc_id] = (key, document.lead())
                     yield document
 
-        def extract(documents: Iterable[Document]) -> Iterator[DocumentRecord]:
-            return parallel_records(documents, workers, scheduler, batch_size)
-
         records = (
             extract(todo())
             if records_cache is None
@@ -121,6 +143,3 @@ def build_store(
             key, lead = pending.pop(record.doc_id)
             summary.count(record, store.add(record, content_hash(key), lead))
             bar.update(1)
-        summary.in_store = store.document_count()
-    summary.seconds = time.perf_counter() - started
-    return summary

@@ -15,10 +15,12 @@ import json
 import math
 import os
 import signal
+import threading
 import zipfile
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
@@ -34,6 +36,37 @@ STRIDE = 192
 VECTOR_LAYERS = (3, 6)  # token vectors: a middle and the last layer, concatenated
 DIMENSION = 384 * len(VECTOR_LAYERS)
 SENTENCE_BATCH = 64  # texts encoded in one forward pass by ``sentence_vectors``
+
+
+_blas_lock = threading.Lock()
+_blas_users = 0
+_blas_restore = None
+
+
+@contextmanager
+def single_threaded_blas() -> Iterator[None]:
+    """Matrix products inside the block run on one BLAS thread, whatever the process's thread count, so a vector
+    is the same bit for bit in every process that encodes it (OpenBLAS sums in another order on more threads).
+    Threads of one process may nest it: the first in sets the limit, the last out restores it."""
+    global _blas_users, _blas_restore
+    with _blas_lock:
+        if _blas_users == 0:
+            _blas_restore = _blas_controller().limit(limits=1, user_api="blas")
+        _blas_users += 1
+    try:
+        yield
+    finally:
+        with _blas_lock:
+            _blas_users -= 1
+            if _blas_users == 0:
+                _blas_restore.unregister()
+
+
+@lru_cache(maxsize=1)
+def _blas_controller():
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
 
 
 def model_zip() -> Path:
@@ -114,7 +147,11 @@ class Encoder:
     def batch_hidden_states(self, ids: np.ndarray, mask: np.ndarray) -> list[np.ndarray]:
         """Hidden states, each (batch, length, 384), of a batch of sequences ``ids`` (batch, length) padded at
         the end; ``mask`` is True at real pieces. Padding is never attended to, so a sequence's states at its
-        real pieces are those it has alone."""
+        real pieces are those it has alone. Runs on one BLAS thread (``single_threaded_blas``)."""
+        with single_threaded_blas():
+            return self._batch_hidden_states(ids, mask)
+
+    def _batch_hidden_states(self, ids: np.ndarray, mask: np.ndarray) -> list[np.ndarray]:
         w, (batch, n) = self.w, ids.shape
         x = (
             w["embeddings.word_embeddings.weight"][ids]
@@ -213,18 +250,15 @@ class Encoder:
         return vectors
 
 
-def start_encoding_process(threads: int) -> None:
-    """The start of a process forked to encode beside its caller: Ctrl-C is left to the caller, the tokenizer runs
-    without threads of its own (a forked process does not have them), and the matrix products take ``threads``
-    cores. It ends when its caller does (kg_count.process_guard)."""
-    from threadpoolctl import threadpool_limits
-
+def start_encoding_process() -> None:
+    """The start of a process forked to encode beside its caller: Ctrl-C is left to the caller and the tokenizer
+    runs without threads of its own (a forked process does not have them); the matrix products run on one thread
+    as everywhere (``single_threaded_blas``). It ends when its caller does (kg_count.process_guard)."""
     from kg_count.process_guard import exit_with_parent
 
     exit_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ["TOKENIZERS_PARALLELISM"] = "false"
-    threadpool_limits(threads)
 
 
 @lru_cache(maxsize=1)

@@ -21,6 +21,13 @@ def add_qa_parser(subparsers) -> None:
     )
     commands = qa.add_subparsers(dest="qa_command", metavar="QA_COMMAND")
     commands.required = True
+    _add_answer_parsers(commands)
+    _add_evaluate_parser(commands)
+    _add_graph_and_silver_parsers(commands)
+
+
+def _add_answer_parsers(commands) -> None:
+    """Register ``kg-count qa torque`` and ``kg-count qa ester``."""
     for dataset, shape in (
         ("torque", "{passageID: {question: [[start, end], ...]}}"),
         ("ester", '{"<index in the input list>": ["answer phrase", ...]}'),
@@ -42,6 +49,10 @@ def add_qa_parser(subparsers) -> None:
                 "lower F1; docs/pipeline/reading.md)",
             )
         answer.set_defaults(handler=run_qa_answer, dataset=dataset)
+
+
+def _add_evaluate_parser(commands) -> None:
+    """Register ``kg-count qa evaluate``."""
     evaluate = commands.add_parser(
         "evaluate",
         help="score predictions against a gold file",
@@ -53,6 +64,10 @@ def add_qa_parser(subparsers) -> None:
     evaluate.add_argument("--clusters", type=Path, help="TORQUE contrast groups (question_clustering.json), for C")
     evaluate.add_argument("--json", action="store_true", help="print the scores as JSON")
     evaluate.set_defaults(handler=run_qa_evaluate)
+
+
+def _add_graph_and_silver_parsers(commands) -> None:
+    """Register ``kg-count qa graph`` and ``kg-count qa silver``."""
     graph = commands.add_parser(
         "graph",
         help="print a passage's event graph as Turtle",

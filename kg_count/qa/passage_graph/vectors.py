@@ -74,9 +74,7 @@ def encode_ahead(docs: Iterable) -> None:
     if _encoder_process is None:
         load_encoder()  # before the fork, so that the process starts with it
         context = multiprocessing.get_context("fork")
-        _encoder_process = ProcessPoolExecutor(
-            1, mp_context=context, initializer=start_encoding_process, initargs=(max(1, (os.cpu_count() or 2) - 1),)
-        )
+        _encoder_process = ProcessPoolExecutor(1, mp_context=context, initializer=start_encoding_process)
     for doc in docs:
         key = (doc.text, token_spans(doc))
         if key not in _ahead:
