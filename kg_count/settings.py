@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 import hashlib
-import inspect
 import json
 import os
 import tomllib
@@ -20,10 +19,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from importlib.resources import files
-from types import ModuleType
 from typing import Iterator
 
 from kg_count.errors import SetupError
+from kg_count.source_closure import imported_modules, module_file
 
 SETTINGS_ENV = "KG_COUNT_SETTINGS"
 DEFAULTS = "default_settings.toml"
@@ -63,7 +62,6 @@ class ExtractionSettings:
 class ClusteringSettings:
     """The evidence weights and limits by which two reports are taken for one incident."""
 
-    merge_threshold: float
     nearby_km: float
     days_before_dct: int
     same_day: float
@@ -288,13 +286,15 @@ def code_fingerprint(source: str) -> str:
     return ast.dump(tree, annotate_fields=False, include_attributes=False)
 
 
-def stage_fingerprint(sections: tuple[object, ...], modules: tuple[ModuleType, ...], *extra: str) -> str:
-    """SHA-256 of settings sections (as canonical JSON), the source of ``modules``, and any ``extra`` text."""
+def stage_fingerprint(sections: tuple[object, ...], roots: tuple[str, ...], *extra: str) -> str:
+    """SHA-256 of settings sections (as canonical JSON), the code of the modules ``roots`` (dotted names) and
+    every kg_count module they import (``kg_count.source_closure``), and any ``extra`` text."""
     digest = hashlib.sha256()
     for section in sections:
         digest.update(json.dumps(dataclasses.asdict(section), sort_keys=True).encode())
-    for module in modules:
-        digest.update(code_fingerprint(inspect.getsource(module)).encode())
+    for name in imported_modules(tuple(roots)):
+        digest.update(name.encode())
+        digest.update(code_fingerprint(module_file(name).read_text(encoding="utf-8")).encode())
     for text in extra:
         digest.update(text.encode())
     return digest.hexdigest()

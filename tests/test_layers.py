@@ -16,6 +16,7 @@ BOTTOM = {
     "memory",
     "background",
     "process_guard",
+    "source_closure",
     "arrays",
     "resources",
     "__init__",

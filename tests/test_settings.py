@@ -1,6 +1,8 @@
 """Settings: one readable defaults file, typed sections, overrides, and fingerprints that follow them."""
 
+import re
 from importlib.resources import files
+from pathlib import Path
 
 import pytest
 
@@ -29,27 +31,64 @@ def test_the_defaults_file_gives_every_section_and_setting():
     assert set(tables) == {f.name for f in fields(Settings)}
     for section in fields(Settings):
         assert set(tables[section.name]) == {f.name for f in fields(getattr(current, section.name))}
-    assert current.clustering.merge_threshold == 3.0 and isinstance(current.batch.documents, int)
+    assert current.clustering.same_city == 2.0 and isinstance(current.batch.documents, int)
+
+
+def read_names(source: str) -> tuple[set[str], list[re.Pattern]]:
+    """The attribute names and string constants ``source`` reads, and its f-strings as patterns of the keys they
+    can make (``f"{name}_l2"`` -> ``\\w+_l2``)."""
+    import ast
+
+    names, templates = set(), []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names.add(node.value)
+        elif isinstance(node, ast.JoinedStr):
+            parts = [re.escape(v.value) if isinstance(v, ast.Constant) else r"\w+" for v in node.values]
+            templates.append(re.compile("".join(parts)))
+    return names, templates
+
+
+def test_every_setting_is_read_by_the_package():
+    from dataclasses import fields
+
+    sources = [p for p in Path(files("kg_count")).rglob("*.py") if p.name not in ("settings.py", "settings_doc.py")]
+    names, templates = set(), []
+    for path in sources:
+        found, made = read_names(path.read_text(encoding="utf-8"))
+        names |= found
+        templates += made
+    current = load_settings()
+    unread = [
+        f"[{section.name}] {setting.name}"
+        for section in fields(Settings)
+        for setting in fields(getattr(current, section.name))
+        if setting.name not in names and not any(t.fullmatch(setting.name) for t in templates)
+    ]
+    assert unread == []
 
 
 def test_an_override_changes_only_the_keys_it_names(monkeypatch, tmp_path):
-    use(monkeypatch, tmp_path, "[clustering]\nmerge_threshold = 100\n")
-    assert settings().clustering.merge_threshold == 100.0
-    assert settings().clustering.same_city == load_settings().clustering.same_city
-    assert not compare(report("a"), report("b")).should_merge
+    default_score = compare(report("a"), report("b")).score
+    use(monkeypatch, tmp_path, "[clustering]\nsame_city = 100\n")
+    assert settings().clustering.same_city == 100.0
+    assert settings().clustering.same_day == load_settings().clustering.same_day
+    assert compare(report("a"), report("b")).score == default_score - load_settings().clustering.same_city + 100
 
 
 def test_held_settings_stay_in_force_for_their_block_only(monkeypatch, tmp_path):
-    use(monkeypatch, tmp_path, "[clustering]\nmerge_threshold = 100\n")
+    use(monkeypatch, tmp_path, "[clustering]\nsame_day = 100\n")
     with held_settings() as held:
-        use(monkeypatch, tmp_path, "[clustering]\nmerge_threshold = 7\n")
-        assert settings() is held and settings().clustering.merge_threshold == 100.0
-    assert settings().clustering.merge_threshold == 7.0
+        use(monkeypatch, tmp_path, "[clustering]\nsame_day = 7\n")
+        assert settings() is held and settings().clustering.same_day == 100.0
+    assert settings().clustering.same_day == 7.0
 
 
 def test_a_changed_setting_changes_only_the_fingerprint_of_its_stage(monkeypatch, tmp_path):
     version, incidents = pipeline_version(), settings_fingerprint()
-    use(monkeypatch, tmp_path, "[clustering]\nmerge_threshold = 3.5\n")
+    use(monkeypatch, tmp_path, "[clustering]\nsame_day = 3.5\n")
     assert settings_fingerprint() != incidents and pipeline_version() == version
     use(monkeypatch, tmp_path, "[extraction]\nmax_age = 120\n")
     assert pipeline_version() != version and settings_fingerprint() == incidents
@@ -63,7 +102,7 @@ def test_a_changed_setting_changes_only_the_fingerprint_of_its_stage(monkeypatch
     "text, named",
     [
         ("[clustering]\nmerge_treshold = 3\n", "'merge_treshold'"),
-        ("[clusters]\nmerge_threshold = 3\n", "[clusters]"),
+        ("[clusters]\nsame_day = 3\n", "[clusters]"),
         ("[batch]\ndocuments = 'many'\n", "'documents' must be an int"),
         ("[answering]\nnear_km = true\n", "'near_km' must be a number"),
         ("[batch\n", "not valid TOML"),
@@ -94,7 +133,7 @@ def test_the_cli_reports_a_bad_settings_file_without_a_traceback(monkeypatch, tm
 def test_the_incident_model_records_its_settings_and_warns_when_others_are_in_force(monkeypatch, tmp_path, caplog):
     from kg_count.incidents.confidence import shipped_model
 
-    assert shipped_model().trained_with["clustering"]["merge_threshold"] == load_settings().clustering.merge_threshold
+    assert shipped_model().trained_with["clustering"]["same_day"] == load_settings().clustering.same_day
     with caplog.at_level("WARNING", logger="kg_count"):
         shipped_model()
         assert not caplog.records

@@ -8,7 +8,6 @@ ids), time estimate, DBpedia places, counts and participants.
 from __future__ import annotations
 
 import hashlib
-import sys
 from decimal import Decimal
 from functools import lru_cache
 from urllib.parse import quote, unquote
@@ -16,7 +15,6 @@ from urllib.parse import quote, unquote
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
 
 from kg_count.graph.namespaces import DOC, GAF, GRANULARITY_UNITS, KGC, NIF, SEM, TIME, bind_prefixes
-from kg_count.io import conll
 from kg_count.nlp.version import pipeline_version
 from kg_count.nlp.record import DocumentRecord, MentionRecord
 from kg_count.settings import stage_fingerprint
@@ -26,9 +24,9 @@ COUNT_PROPERTIES = (("killed", KGC.killedCount), ("injured", KGC.injuredCount), 
 
 @lru_cache(maxsize=1)
 def graph_format_version() -> str:
-    """A hash of the source that decides how a record and its document become triples (this module, and
-    the reader that cuts a document's lead)."""
-    return stage_fingerprint((), (sys.modules[__name__], conll))[:16]
+    """A hash of the source that decides how a record and its document become triples (this module and every
+    kg_count module it imports: the reader that cuts a document's lead among them)."""
+    return stage_fingerprint((), (__name__,))[:16]
 
 
 def content_hash(document_key: str) -> str:

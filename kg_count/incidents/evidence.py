@@ -65,10 +65,6 @@ class Comparison:
         self.score += points
         self.reasons.append(f"{reason} ({points:+g})")
 
-    @property
-    def should_merge(self) -> bool:
-        return not self.conflicts and self.score >= settings().clustering.merge_threshold
-
 
 def date_interval(report: Report) -> tuple[dt.date, dt.date]:
     """The first and last day the report's incident may have happened on (kept on the report for the

@@ -16,25 +16,10 @@ from rdflib import Literal
 
 from kg_count.errors import StoreError
 from kg_count.background import running_beside
-from kg_count.incidents import incident_graph as incident_graph_module
 from kg_count.incidents.incident_graph import incidents_as_triples
 from kg_count.incidents.incident_versions import INCIDENTS_SLOT, incident_sparql, write_version
 from kg_count.graph.document_graph import document_id
 from kg_count.graph.namespaces import KGC
-from kg_count import geography
-from kg_count.incidents import (
-    cluster,
-    confidence,
-    coreference_model,
-    evidence,
-    pair_bound,
-    pair_features,
-    person_status,
-    reconcile as reconcile_module,
-    report_columns,
-    reports,
-    title_vectors,
-)
 from kg_count.incidents.cluster import Grouping, group_reports, text_rarities
 from kg_count.incidents.confidence import MODEL_PATH, incident_features, shipped_model, twin_features
 from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, CoreferenceModel, shipped_coreference_model
@@ -54,27 +39,14 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-CLUSTERING_MODULES = (
-    reports,
-    evidence,
-    pair_features,
-    pair_bound,
-    report_columns,
-    title_vectors,
-    coreference_model,
-    cluster,
-    reconcile_module,
-    incident_graph_module,
-    confidence,
-    person_status,
-    geography,
-)
+CLUSTERING_ROOTS = ("kg_count.incidents.materialise",)  # grouping, reconciling, scoring and storing incidents
 
 
-def settings_fingerprint(modules=CLUSTERING_MODULES) -> str:
-    """A hash of the [clustering] and [confidence] settings in force and of the source of ``modules``."""
+def settings_fingerprint() -> str:
+    """A hash of the [clustering] and [confidence] settings in force and of the code of this module and every
+    kg_count module it imports (``kg_count.source_closure``)."""
     current = settings()
-    return stage_fingerprint((current.clustering, current.confidence), modules)
+    return stage_fingerprint((current.clustering, current.confidence), CLUSTERING_ROOTS)
 
 
 def models_fingerprint(coreference_path: Path | None = None) -> str:

@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from kg_count.settings import settings
 from kg_count.geography import city_iri, gazetteer, is_county, resolve_state, state_iri
 
 DATELINE_END = {"(", "—", "-", "–", "--", ":", "_", "―"}
@@ -374,7 +375,7 @@ def find_place(
     """
     words = [t.text for t in doc]
     votes = state_votes(words) if votes is None else votes
-    found = dateline(words[body_start : body_start + 40])
+    found = dateline(words[body_start : body_start + settings().extraction.dateline_words])
     if found and found.city and found.state:
         return found
     if found and found.city:

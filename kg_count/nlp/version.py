@@ -1,6 +1,7 @@
 """The pipeline version: a hash of everything that decides what a document's record says.
 
-It covers the [extraction] settings, the source of the extraction modules, the lexicon and
+It covers the [extraction] settings, the source of the extraction modules (``kg_count.nlp.pipeline`` and every
+kg_count module it imports), the lexicon and
 gazetteer files they read, the learned extraction models (kg_count/models/extraction.json),
 the task's synsets and the installed spaCy model's name and version.
 The record cache keys and each document graph's content hash include it, so a change to any of
@@ -13,49 +14,13 @@ import importlib.metadata
 from functools import lru_cache
 from importlib.resources import files
 
-from kg_count import geography, task
-from kg_count.nlp import (
-    annotate,
-    count_candidates,
-    date_candidates,
-    events,
-    candidate_features,
-    followup,
-    lexicon,
-    model,
-    numbers,
-    participants,
-    pipeline,
-    place_candidates,
-    places,
-    extraction_models,
-    record,
-    times,
-)
+from kg_count import task
 from kg_count.errors import SetupError
 from kg_count.learning.model_files import model_path
+from kg_count.nlp import model
 from kg_count.settings import ExtractionSettings, settings, stage_fingerprint
 
-EXTRACTION_MODULES = (
-    annotate,
-    events,
-    lexicon,
-    model,
-    numbers,
-    participants,
-    pipeline,
-    places,
-    record,
-    times,
-    candidate_features,
-    date_candidates,
-    place_candidates,
-    count_candidates,
-    followup,
-    extraction_models,
-    geography,
-    task,
-)
+EXTRACTION_ROOTS = ("kg_count.nlp.pipeline",)  # the stage that reads a document into its record
 DATA_FILES = (
     ("kg_count.ontology", "frames.ttl"),
     ("kg_count.resources", "ap_states.tsv"),
@@ -82,7 +47,7 @@ def _version(extraction: ExtractionSettings) -> str:
     except OSError:
         raise SetupError(f"{model_path('extraction')}: missing; retrain it with `kg-count train extraction`") from None
     synsets = repr(sorted(task.event_synsets().items()))
-    return stage_fingerprint((extraction,), EXTRACTION_MODULES, *data, synsets, installed_model())[:VERSION_LENGTH]
+    return stage_fingerprint((extraction,), EXTRACTION_ROOTS, *data, synsets, installed_model())[:VERSION_LENGTH]
 
 
 def pipeline_version() -> str:

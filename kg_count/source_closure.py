@@ -1,0 +1,72 @@
+"""Which of kg_count's modules a stage runs: the modules its entry modules import, directly or through others.
+
+Fingerprints of stored work (a document's record, its graph, the incidents) hash the source of these modules, so
+an edit to any module a stage can run invalidates what that stage stored, and no hand-kept list can leave one
+out. Imports are read from the source (at the top, inside functions and under ``TYPE_CHECKING`` alike); nothing
+is imported.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import lru_cache
+from pathlib import Path
+
+PACKAGE_NAME = "kg_count"
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def module_file(name: str, package_dir: Path | None = None) -> Path | None:
+    """The source file of the kg_count module ``name`` (dotted) under ``package_dir`` (default: the installed
+    package's folder); None when there is none."""
+    parts = name.split(".")[1:]
+    base = (package_dir or PACKAGE_DIR).joinpath(*parts)
+    for path in (base.with_suffix(".py") if parts else None, base / "__init__.py"):
+        if path is not None and path.is_file():
+            return path
+    return None
+
+
+def _resolved(node: ast.ImportFrom, importer: str, is_package: bool) -> str | None:
+    """The absolute module name an ``from ... import`` statement in ``importer`` reads from."""
+    if not node.level:
+        return node.module
+    base = importer.split(".")
+    base = base if is_package else base[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def direct_imports(name: str, package_dir: Path | None = None) -> set[str]:
+    """The kg_count modules that the module ``name`` imports anywhere in its source (a name imported from a
+    package counts as its submodule when it is one)."""
+    path = module_file(name, package_dir)
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            module = _resolved(node, name, path.name == "__init__.py")
+            found.add(module)
+            found |= {f"{module}.{alias.name}" for alias in node.names}
+    return {
+        module
+        for module in found
+        if module and module.split(".")[0] == PACKAGE_NAME and module_file(module, package_dir) is not None
+    }
+
+
+@lru_cache(maxsize=16)
+def imported_modules(roots: tuple[str, ...], package_dir: Path | None = None) -> tuple[str, ...]:
+    """The names of ``roots`` and of every kg_count module they import, directly or through others, sorted."""
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        if module_file(name, package_dir) is None:
+            raise ValueError(f"{name} is not a module of {package_dir or PACKAGE_DIR}")
+        seen.add(name)
+        todo.extend(direct_imports(name, package_dir) - seen)
+    return tuple(sorted(seen))
