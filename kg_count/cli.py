@@ -334,32 +334,27 @@ def run_build(args: argparse.Namespace) -> int:
 
 def run_dump(args: argparse.Namespace) -> int:
     """``kg-count dump``: print one document's graph or one incident as Turtle."""
-    from kg_count.graph.store import GraphStore
+    from kg_count.api import open_archive
 
-    with GraphStore(args.store, create=False) as store:
-        if args.doc is not None:
-            print(store.document_turtle(args.doc))
-        else:
-            from kg_count.incidents.explain import incident_turtle
-
-            print(incident_turtle(store, args.incident))
+    with open_archive(args.store) as archive:
+        print(archive.turtle(incident_id=args.incident, doc_id=args.doc))
     return 0
 
 
 def run_incidents(args: argparse.Namespace) -> int:
     """``kg-count incidents``: list the store's incidents, or explain one."""
-    from kg_count.graph.store import GraphStore
-    from kg_count.incidents.explain import explain_incident, list_incidents
+    from kg_count.api import open_archive
+    from kg_count.incidents.explain import list_incidents
 
     if (args.question is None) != (args.questions is None):
         raise UsageError("--question and --questions go together")
-    with GraphStore(args.store, create=False) as store:
+    with open_archive(args.store) as archive:
         if args.question is not None:
-            print(_explain_question(store, args.questions, args.question))
+            print(_explain_question(archive.store, args.questions, args.question))
         elif args.id is not None:
-            print(explain_incident(store, args.id))
+            print(archive.explain(args.id))
         else:
-            print(list_incidents(store, args.type, args.place, args.date, args.limit))
+            print(list_incidents(archive.store, args.type, args.place, args.date, args.limit))
     return 0
 
 
@@ -381,9 +376,8 @@ def _explain_question(store, path: Path, question_id: str) -> str:
 
 def run_sparql(args: argparse.Namespace) -> int:
     """``kg-count sparql``: run a read-only query over the store and print its results."""
+    from kg_count.api import open_archive
     from kg_count.graph.results import calls_service, format_results
-    from kg_count.graph.store import GraphStore
-    from kg_count.incidents.incident_versions import INCIDENTS_SLOT, incident_sparql
 
     if (args.query is None) == (args.file is None):
         raise UsageError("give a query or --file, not both")
@@ -392,14 +386,8 @@ def run_sparql(args: argparse.Namespace) -> int:
     text = args.query if args.file is None else args.file.read_text(encoding="utf-8")
     if calls_service(text) and not args.allow_service:
         raise UsageError("the query calls another endpoint with SERVICE; give --allow-service to let it")
-    with GraphStore(args.store, create=False) as store:
-        if INCIDENTS_SLOT in text:
-            text = incident_sparql(store, text)
-        try:
-            result = store.query(text)
-        except Exception as error:  # pyparsing / oxigraph syntax errors have no common base class
-            raise KgCountError(f"SPARQL query failed: {error}") from None
-        print(format_results(result, args.format))
+    with open_archive(args.store) as archive:
+        print(format_results(archive.query(text, args.allow_service), args.format))
     return 0
 
 
