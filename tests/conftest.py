@@ -1,4 +1,4 @@
-"""Shared fixtures: paths to the small hand-written files and to the optional shared data."""
+"""Shared fixtures (the helpers they and the tests use are in tests/helpers.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = Path(__file__).parent / "fixtures"
-SAMPLE = ROOT / "data" / "sample"
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-TASK_DATA = SHARED_DATA / "semeval2018-task5"
+from tests.helpers import FIXTURES, TASK_DATA
 
 
 @pytest.fixture
@@ -50,11 +46,6 @@ def private_record_cache(tmp_path_factory):
     patch.setenv("KG_COUNT_PAIR_CACHE", str(cache / "pair_probabilities"))
     yield
     patch.undo()
-
-
-def write(path: Path, text: str) -> Path:
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def _free_port() -> int:

@@ -10,7 +10,7 @@ from kg_count.incidents.added_candidates import added_candidate_pairs
 from kg_count.incidents.cluster import candidate_pair_array
 from kg_count.incidents.report_columns import ReportColumns
 from kg_count.incidents.word_rarity import WordRarity
-from tests.test_pair_bound import context_of, random_reports
+from tests.helpers import context_of, random_reports
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])

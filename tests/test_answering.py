@@ -14,7 +14,7 @@ from kg_count.answer.graph_answer import (
 )
 from kg_count.graph.store import GraphStore
 from kg_count.io.questions import parse_question
-from tests.conftest import SAMPLE
+from tests.helpers import SAMPLE
 
 FIXTURE = Path(__file__).parent / "fixtures" / "incidents.trig"
 DBR = "http://dbpedia.org/resource/"

@@ -5,7 +5,7 @@ import pytest
 from kg_count.errors import InputError
 from kg_count.io.answers import SystemAnswer, read_gold_answers, read_system_answers, write_system_answers
 from kg_count.io.atomic import atomic_writer
-from tests.conftest import write
+from tests.helpers import write
 
 
 def test_system_answers_round_trip(tmp_path):

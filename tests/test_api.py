@@ -12,7 +12,7 @@ import pytest
 import kg_count
 from kg_count.errors import InputError, KgCountError, SetupError, StoreError, UsageError
 from kg_count.io.conll import iter_documents, write_documents
-from tests.conftest import SAMPLE
+from tests.helpers import SAMPLE
 
 ROOT = Path(__file__).resolve().parents[1]
 QUESTION = {

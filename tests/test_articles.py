@@ -6,7 +6,7 @@ import pytest
 
 from kg_count.errors import InputError
 from kg_count.io.articles import iter_any, iter_articles
-from tests.conftest import write
+from tests.helpers import write
 
 
 def test_articles_become_documents(tmp_path):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kg_count.cli import main
-from tests.conftest import FIXTURES, SAMPLE, write
+from tests.helpers import FIXTURES, SAMPLE, write
 
 
 def run(*args):

@@ -27,7 +27,7 @@ from kg_count.incidents.confidence import (
 from kg_count.training.incident_fitting import IncidentCandidate, label_candidates, question_folds
 from kg_count.io.answers import GoldAnswer
 from kg_count.io.questions import parse_question
-from tests.test_incidents import DBR, MEMPHIS, report
+from tests.helpers import DBR, MEMPHIS, report
 
 
 def test_poisson_binomial_and_its_mode():

@@ -4,7 +4,7 @@ import pytest
 
 from kg_count.errors import InputError
 from kg_count.io.conll import chain_column, read_chains, read_documents, write_documents
-from tests.conftest import write
+from tests.helpers import write
 
 VALID_HEAD = "#begin document (d1);\nd1.DCT\t2017-01-25\tDCT\t-\n"
 

@@ -21,8 +21,8 @@ from kg_count.incidents.materialise import ensure_incidents
 from kg_count.io.conll import iter_documents, write_documents
 from kg_count.nlp.record_cache import default_record_cache_path
 from kg_count.settings import SETTINGS_ENV
-from tests.conftest import SAMPLE
-from tests.process_tree import descendants, still_running_after
+from tests.helpers import SAMPLE
+from tests.helpers import descendants, still_running_after
 
 pytestmark = pytest.mark.slow
 KG_COUNT = Path(sys.executable).parent / "kg-count"

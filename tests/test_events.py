@@ -4,7 +4,7 @@ import pytest
 
 from kg_count.nlp.events import find_event_mentions
 from kg_count.nlp.lexicon import event_lexicon
-from tests.nlp_helpers import annotated
+from tests.helpers import annotated
 
 
 def typed(text: str) -> list[tuple[str, str | None, str | None]]:

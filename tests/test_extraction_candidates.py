@@ -10,7 +10,7 @@ from kg_count.nlp.followup import follow_up_features
 from kg_count.nlp.participants import count_statements
 from kg_count.nlp.place_candidates import city_in_state_features, place_candidates
 from kg_count.nlp.times import find_time_mentions, incident_date
-from tests.nlp_helpers import annotated
+from tests.helpers import annotated
 
 DCT = dt.date(2017, 1, 25)  # a Wednesday
 

@@ -15,7 +15,7 @@ from kg_count.nlp.extraction_models import TRAINED_WITH, ExtractionModels, shipp
 from kg_count.settings import settings
 from kg_count.training.extraction_fitting import cross_validate, fit, load_items
 from kg_count.training.gva import read_gold
-from tests.nlp_helpers import annotated
+from tests.helpers import annotated
 
 DCT = "2017-01-25"  # a Wednesday
 
@@ -171,7 +171,7 @@ def task_dir(tmp_path_factory):
     """A task folder: the INCIDENTS' texts as CoNLL documents, with incidents.jsonl naming them (Dayton's record
     as "Dayton (Belmont)", a city with a part), and one document without a record."""
     from kg_count.io.conll import write_documents
-    from tests.nlp_helpers import document
+    from tests.helpers import document
 
     folder = tmp_path_factory.mktemp("task")
     documents, records = [], []

@@ -11,7 +11,7 @@ from kg_count.graph.document_graph import document_graph
 from kg_count.graph.store import GraphStore
 from kg_count.io.conll import iter_documents
 from kg_count.nlp.pipeline import process
-from tests.conftest import SAMPLE
+from tests.helpers import SAMPLE
 
 ONTOLOGY = Path(__file__).resolve().parents[1] / "ontology"
 

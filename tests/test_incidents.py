@@ -12,51 +12,7 @@ from kg_count.incidents.evidence import compare, date_interval, same_person
 from kg_count.incidents.pair_features import Similarity, hard_conflict
 from kg_count.incidents.word_rarity import WordRarity
 from kg_count.incidents.reconcile import reconcile
-from kg_count.incidents.reports import Report, ReportedPerson
-
-DBR = "http://dbpedia.org/resource/"
-MEMPHIS, NASHVILLE = DBR + "Memphis,_Tennessee", DBR + "Nashville,_Tennessee"
-GERMANTOWN = DBR + "Germantown,_Tennessee"
-TENNESSEE, OHIO = DBR + "Tennessee", DBR + "Ohio"
-
-
-def person(full, role="victim", status="killed", age=None):
-    first, _, last = full.rpartition(" ")
-    return ReportedPerson(full, first, last, age, role, status)
-
-
-def report(
-    doc_id,
-    date="2016-03-14",
-    certainty="text",
-    city=MEMPHIS,
-    state=TENNESSEE,
-    killed=1,
-    injured=0,
-    people=(),
-    types=("killing",),
-    title="",
-    dct=None,
-    granularity="day",
-):
-    day = dt.date.fromisoformat(date)
-    label = city.rsplit("/", 1)[-1].split(",")[0] if city else None
-    return Report(
-        doc_id,
-        dt.date.fromisoformat(dct) if dct else day,
-        title,
-        set(types),
-        day,
-        granularity,
-        certainty,
-        city,
-        label,
-        state,
-        killed,
-        injured,
-        0,
-        list(people),
-    )
+from tests.helpers import DBR, GERMANTOWN, MEMPHIS, NASHVILLE, OHIO, TENNESSEE, person, report
 
 
 def test_same_city_and_day_merge_with_reasons():

@@ -25,7 +25,7 @@ from kg_count.incidents.reports import reports_from_store
 from kg_count.incidents.stored_incidents import stored_incidents
 from kg_count.io.conll import Document, iter_documents, write_documents
 from kg_count.nlp.record_cache import default_record_cache_path
-from tests.conftest import SAMPLE
+from tests.helpers import SAMPLE
 
 pytestmark = pytest.mark.slow
 

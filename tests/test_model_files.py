@@ -19,7 +19,7 @@ from kg_count.learning.model_files import (
     save_shipped_model,
 )
 from kg_count.settings import SETTINGS_ENV
-from tests.conftest import ROOT, SHARED_DATA
+from tests.helpers import ROOT, SHARED_DATA
 
 
 def test_every_shipped_model_is_in_the_manifest_as_it_is_on_disk():

@@ -1,85 +1,16 @@
 """The bound on a pair's logit over arrays (``pair_bound``) is never under the logit its features give."""
 
-import datetime as dt
 import math
 import random
 
 import numpy as np
 import pytest
 
-from kg_count.incidents.cluster import PairContext, candidate_pair_array, pair_rows
-from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
+from kg_count.incidents.cluster import candidate_pair_array, pair_rows
+from kg_count.incidents.coreference_model import shipped_coreference_model
 from kg_count.incidents.pair_bound import may_link, upper_logits
-from kg_count.incidents.reports import Report, ReportedPerson
-from kg_count.incidents.word_rarity import WordRarity
 from kg_count.settings import SETTINGS_ENV
-
-DBR = "http://dbpedia.org/resource/"
-CITIES = [
-    (DBR + "Memphis,_Tennessee", "Memphis", DBR + "Tennessee"),
-    (DBR + "Germantown,_Tennessee", "Germantown", DBR + "Tennessee"),
-    (DBR + "Nashville,_Tennessee", "Nashville", DBR + "Tennessee"),
-    (DBR + "Nowhere,_Tennessee", "Nowhere", DBR + "Tennessee"),
-    (DBR + "Columbus,_Ohio", "Columbus", DBR + "Ohio"),
-    (None, None, DBR + "Ohio"),
-    (None, None, None),
-]
-NAMES = ["Ann Smith", "Bo Jones", "Cy Smith", "Di Park", "Ann Smyth", "A. Smith", "Bo Jonés"]
-WORDS = ["Riverside", "Oakland", "downtown", "tavern", "arrested", "funeral", "shooting", "fire", "teen", "Main"]
-
-
-def random_reports(chosen: random.Random, n: int) -> list[Report]:
-    """Reports that vary in everything the pair features read (dates, places, names, counts, texts)."""
-    reports = []
-    for k in range(n):
-        city_iri, city, state = chosen.choice(CITIES)
-        day = dt.date(2016, 3, 1) + dt.timedelta(days=chosen.randrange(30))
-        people = [
-            ReportedPerson(full, full.rpartition(" ")[0], full.rpartition(" ")[2], None, role, status)
-            for full, role, status in (
-                (chosen.choice(NAMES), chosen.choice(["victim", "suspect"]), chosen.choice(["killed", "injured", ""]))
-                for _ in range(chosen.choice([0, 0, 1, 2, 3]))
-            )
-        ]
-        reports.append(
-            Report(
-                f"d{k:03d}",
-                day + dt.timedelta(days=chosen.randrange(3)),
-                " ".join(chosen.sample(WORDS, chosen.randrange(0, 5))),
-                {chosen.choice(["killing", "killing", "injuring", "fire_burning"])},
-                day,
-                chosen.choice(["day", "day", "week", "month", "year"]),
-                chosen.choice(["text", "text", "dct"]),
-                city_iri,
-                city,
-                state,
-                chosen.choice([0, 1, 1, 2, 3, 5]),
-                chosen.choice([0, 0, 1, 2, 4]),
-                chosen.choice([0, 0, 1]),
-                people,
-                " ".join(chosen.sample(WORDS, chosen.randrange(0, 7))),
-            )
-        )
-    return reports
-
-
-def context_of(reports: list[Report], chosen: random.Random) -> PairContext:
-    """A pair context with random title vectors (no encoder) and the reports' own word rarities."""
-    vectors = {}
-    for r in reports:
-        if r.title:
-            vectors[r.title] = np.array([chosen.gauss(0, 1) for _ in range(8)], dtype=np.float32)
-    norms = {t: np.linalg.norm(v) for t, v in vectors.items()}
-    titles = WordRarity.of_texts(r.title for r in reports)
-    leads = WordRarity.of_texts(r.lead for r in reports)
-    return PairContext(reports, vectors, titles, leads, norms)
-
-
-def random_model(chosen: random.Random, context: PairContext, pairs: np.ndarray) -> CoreferenceModel:
-    """A model weighing every feature the pairs have (and their conjunctions) at random, either sign."""
-    names = {f for i, j in pair_rows(pairs) for f in context.features(i, j) or ()}
-    weights = {f: chosen.gauss(0, 1.5) for f in sorted(names)}
-    return CoreferenceModel(weights=weights, bias=chosen.gauss(-2, 1), threshold=0.4)
+from tests.helpers import context_of, random_model, random_reports
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -5,7 +5,7 @@ import pytest
 from kg_count.nlp.events import find_event_mentions
 from kg_count.nlp.numbers import parse_number
 from kg_count.nlp.participants import find_participants, stated_counts
-from tests.nlp_helpers import annotated
+from tests.helpers import annotated
 
 
 def read(body: str, title: str = ""):
@@ -93,7 +93,7 @@ def test_a_reporters_name_does_not_answer_a_participant_question(tmp_path):
     from kg_count.incidents.materialise import ensure_incidents
     from kg_count.io.conll import write_documents
     from kg_count.io.questions import parse_question
-    from tests.nlp_helpers import document
+    from tests.helpers import document
 
     article = document(
         "Reporter Sarah Miller saw police arrest a man after Mark Jones was shot dead on Friday "

@@ -4,7 +4,7 @@ import pytest
 
 from kg_count.geography import city_iri, resolve_state, state_iri
 from kg_count.nlp.places import city_state_pairs, dateline, find_place, mentioned_places, place_names, state_votes
-from tests.nlp_helpers import annotated
+from tests.helpers import annotated
 
 
 @pytest.mark.parametrize(

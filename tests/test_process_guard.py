@@ -7,7 +7,7 @@ import signal
 import subprocess
 import sys
 
-from tests.process_tree import descendants, still_running_after
+from tests.helpers import descendants, still_running_after
 
 PARENT = """
 import multiprocessing, sys, time

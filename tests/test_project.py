@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
@@ -83,3 +83,15 @@ def test_no_two_public_functions_or_classes_of_one_name_but_the_per_model_contra
     assert {name: where for name, where in defined.items() if len(where) > 1 and name not in contract} == {}
     modules = [p.name for p in (ROOT / "kg_count").rglob("*.py") if p.name != "__init__.py"]
     assert sorted({m for m in modules if modules.count(m) > 1}) == []
+
+
+def test_test_modules_share_helpers_only_through_the_helpers_module():
+    import ast
+
+    borrowed = []
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tests."):
+                if node.module not in ("tests.helpers", "tests.conftest"):
+                    borrowed.append(f"{path.name} imports {node.module}")
+    assert borrowed == []

@@ -17,7 +17,7 @@ from kg_count.qa.passage_graph.question_parsing import parse_semantic_question, 
 from kg_count.qa.inputs.readers import EsterQuestion, TorqueQuestion, read_ester, read_torque
 from kg_count.qa.datasets.scoring import ester_question_scores, set_f1, torque_question_scores, torque_scores
 from kg_count.qa.learned.answer_nothing import no_answer
-from tests.conftest import SHARED_DATA
+from tests.helpers import SHARED_DATA
 
 PASSAGE = (
     "The police arrested the man after he shot two people outside a bar on Friday. He did not resist. "

@@ -5,7 +5,7 @@ import pytest
 
 from kg_count.errors import InputError
 from kg_count.io.questions import parse_question, parse_time, read_questions, subtask_of_id
-from tests.conftest import write
+from tests.helpers import write
 
 GOOD = {
     "event_type": "killing",

@@ -12,7 +12,7 @@ from kg_count.incidents.pair_bound import upper_logits
 from kg_count.incidents.report_columns import ReportColumns
 from kg_count.incidents.reports import ReportedPerson
 from kg_count.incidents.word_rarity import WordRarity, content_words
-from tests.test_pair_bound import context_of, random_model, random_reports
+from tests.helpers import context_of, random_model, random_reports
 
 
 def part_context(whole: PairContext, reports, rarity: tuple[WordRarity, WordRarity]) -> PairContext:

@@ -11,7 +11,7 @@ from kg_count.graph.store import GraphStore, is_endpoint, store_location
 from kg_count.incidents.materialise import ensure_incidents
 from kg_count.io.conll import Document, Token, iter_documents, write_documents
 from kg_count.nlp.record_cache import RecordCache, cached_records, document_key
-from tests.conftest import SAMPLE
+from tests.helpers import SAMPLE
 
 SAMPLE_DOCUMENTS = 10
 

@@ -12,7 +12,7 @@ from kg_count.incidents.evidence import compare
 from kg_count.incidents.materialise import settings_fingerprint
 from kg_count.nlp.version import pipeline_version
 from kg_count.settings import SETTINGS_ENV, Settings, held_settings, load_settings, settings
-from tests.test_incidents import report
+from tests.helpers import report
 
 
 def use(monkeypatch, tmp_path, text: str):
@@ -118,7 +118,7 @@ def test_a_bad_settings_file_is_an_error_naming_the_file_and_key(monkeypatch, tm
 def test_the_cli_reports_a_bad_settings_file_without_a_traceback(monkeypatch, tmp_path, capsys):
     path = use(monkeypatch, tmp_path, "[clustering]\nmerge_treshold = 3\n")
     from kg_count.io.conll import iter_documents, write_documents
-    from tests.test_vocabulary import SAMPLE
+    from tests.helpers import SAMPLE
 
     write_documents(tmp_path / "docs.conll", [next(iter(iter_documents(SAMPLE / "docs.conll")))])
     try:

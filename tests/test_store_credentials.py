@@ -16,7 +16,7 @@ import pytest
 
 from kg_count.cli import main
 from kg_count.io.conll import iter_documents, write_documents
-from tests.conftest import SAMPLE
+from tests.helpers import SAMPLE
 
 USER, PASSWORD, TOKEN = "analyst", "s3cret-Pa55", "tok-9f8e7d"
 SECRETS = (PASSWORD, TOKEN, base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode())

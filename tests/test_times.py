@@ -5,7 +5,7 @@ import datetime as dt
 import pytest
 
 from kg_count.nlp.times import find_time_mentions, incident_date, resolve
-from tests.nlp_helpers import annotated
+from tests.helpers import annotated
 
 DCT = dt.date(2017, 1, 25)
 

@@ -2,7 +2,6 @@
 incident graphs of a built store, and the passage graphs of reading comprehension (TORQUE and ESTER style)."""
 
 from importlib.resources import files
-from pathlib import Path
 
 import pytest
 from rdflib import OWL, RDF, Graph
@@ -11,7 +10,8 @@ from kg_count.graph.namespaces import KGC, SEM
 from kg_count.graph.store import GraphStore
 from kg_count.io.conll import iter_documents, write_documents
 
-SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
+from tests.helpers import SAMPLE
+
 KINDS = {OWL.Class, OWL.ObjectProperty, OWL.DatatypeProperty, KGC.EventType}
 
 
