@@ -18,7 +18,6 @@ gva-train's, the folds go by the incident's state, and the held-out accuracies a
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import time
 from pathlib import Path
@@ -35,52 +34,8 @@ from kg_count.training.extraction_fitting import (
     held_out_choices,
     load_items,
     load_task_items,
-    normal_place,
 )
-from kg_count.training.task_records import CITY_PART
-
-
-def score(records: list[DocumentRecord], articles: dict, incidents: dict) -> dict:
-    """Per-article accuracies (percent) of state, city, date and counts, and victim name recall."""
-    hits = {k: 0 for k in ("state", "city", "day", "month", "killed", "injured", "counts")}
-    victims_total = victims_found = 0
-    for record in records:
-        incident = incidents[articles[record.doc_id]["incident_id"]]
-        gold_date = dt.datetime.strptime(incident["date"], "%B %d, %Y").date()
-        state_name = incident["state"]
-        from kg_count.geography import gazetteer
-
-        hits["state"] += bool(record.state) and gazetteer().state_names.get(record.state, "") == state_name
-        hits["city"] += normal_place(record.city) == normal_place(incident["city_or_county"])
-        hits["day"] += record.incident_date == gold_date
-        hits["month"] += (record.incident_date.year, record.incident_date.month) == (gold_date.year, gold_date.month)
-        hits["killed"] += record.killed == int(incident["num_killed"])
-        hits["injured"] += record.injured == int(incident["num_injured"])
-        hits["counts"] += (record.killed, record.injured) == (int(incident["num_killed"]), int(incident["num_injured"]))
-        found = {p.full_name.lower() for p in record.participants} | {p.last_name.lower() for p in record.participants}
-        for person in incident.get("participants", []):
-            if person.get("Type") == "Victim" and person.get("Name"):
-                victims_total += 1
-                name = person["Name"].lower()
-                suffixes = ("jr", "sr", "ii", "iii", "iv")
-                last = [w for w in name.replace(",", " ").split() if w.strip(".") not in suffixes]
-                victims_found += name in found or bool(last) and last[-1] in found
-    n = len(records)
-    result = {k: 100.0 * v / n for k, v in hits.items()}
-    result["victim_name_recall"] = 100.0 * victims_found / victims_total if victims_total else 0.0
-    result["articles"] = n
-    return result
-
-
-def task_articles(task_dir: Path) -> tuple[dict, dict]:
-    """The ``score`` inputs of the task documents in ``task_dir`` that have a record: each document's incident id
-    (as gva-train's articles give it), and the records by incident id."""
-    articles, incidents = {}, {}
-    for line in (task_dir / "incidents.jsonl").read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        incidents[record["incident_uri"]] = {**record, "city_or_county": CITY_PART.sub("", record["city_or_county"])}
-        articles.update({doc_id: {"incident_id": record["incident_uri"]} for doc_id in record["doc_ids"]})
-    return articles, incidents
+from kg_count.training.record_accuracy import record_scores, task_articles
 
 
 def cross_validated(args: argparse.Namespace) -> dict:
@@ -128,7 +83,7 @@ def main() -> None:
             articles, incidents = task_articles(task_dir)
             documents = [d for d in iter_documents(task_dir / "docs.conll") if d.doc_id in articles]
             records = list(progress(process(documents), "extracting", total=len(documents), unit="doc"))
-            results[task_dir.name] = score(records, articles, incidents)
+            results[task_dir.name] = record_scores(records, articles, incidents)
         print(json.dumps({**results, "seconds": round(time.perf_counter() - started, 1)}, indent=2))
         return
 
@@ -149,7 +104,7 @@ def main() -> None:
         if args.records:
             args.records.write_text("".join(json.dumps(r.to_json()) + "\n" for r in records))
     elapsed = time.perf_counter() - started
-    result = score(records, articles, incidents)
+    result = record_scores(records, articles, incidents)
     print(json.dumps({**result, "seconds": round(elapsed, 1)}, indent=2))
 
 
