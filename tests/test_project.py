@@ -95,3 +95,12 @@ def test_test_modules_share_helpers_only_through_the_helpers_module():
                 if node.module not in ("tests.helpers", "tests.conftest"):
                     borrowed.append(f"{path.name} imports {node.module}")
     assert borrowed == []
+
+
+def test_the_docs_pages_say_what_is_true_now_and_history_lives_on_its_own_page():
+    """User pages carry no release-relative wording ("this release" means another release on each reading);
+    dated measurements go to docs/benchmark-history.md."""
+    history = {"benchmark-history.md", "changelog.md"}
+    dated = [p.name for p in DOC_FILES if p.name not in history and "this release" in p.read_text(encoding="utf-8")]
+    assert dated == []
+    assert len((ROOT / "docs" / "scaling.md").read_text(encoding="utf-8").splitlines()) <= 160
