@@ -21,7 +21,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from kg_count.cli import main
@@ -314,6 +314,7 @@ def test_fuzzed_settings_overrides(content, capsys, monkeypatch):
 
 @FUZZ
 @given(content=st.one_of(json_mutation(SEED_TORQUE), byte_mutation(json.dumps(SEED_TORQUE).encode())))
+@example(content={"p1": {**SEED_TORQUE[next(iter(SEED_TORQUE))], "passage": None}})  # found by the long run
 def test_fuzzed_torque_files(content, capsys):
     with Folder() as folder:
         source, out = write(folder, "torque.json", content), folder / "predictions.json"
@@ -322,6 +323,8 @@ def test_fuzzed_torque_files(content, capsys):
 
 @FUZZ
 @given(content=st.one_of(json_mutation(SEED_ESTER), byte_mutation(json.dumps(SEED_ESTER).encode())))
+@example(content=[{**SEED_ESTER[0], "passageID": []}])  # found by the long run
+@example(content=[{**SEED_ESTER[0], "passageID": "a <passage> with {odd} characters"}])
 def test_fuzzed_ester_files(content, capsys):
     with Folder() as folder:
         source, out = write(folder, "ester.json", content), folder / "predictions.json"

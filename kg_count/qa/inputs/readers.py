@@ -89,6 +89,8 @@ def torque_questions(data: object, path: Path) -> list[TorqueQuestion]:
     questions = []
     for passage_id, entry in data.items():
         passage = _require(entry, "passage", path, passage_id)
+        if not isinstance(passage, str):
+            raise InputError("passage is not a string", path, item=passage_id)
         pairs = _require(entry, "question_answer_pairs", path, passage_id)
         if not isinstance(pairs, dict):
             raise InputError("question_answer_pairs is not an object", path, item=passage_id)
@@ -218,11 +220,15 @@ def _ester_gold_triggers(
     return tuple(context[s:e].lower() for s, e in inside), inside
 
 
-def _passage_key(entry: dict, context: str) -> str:
-    """The item's ``passageID``, else a stable name from the context (released files carry no id)."""
-    if entry.get("passageID") not in (None, ""):
-        return str(entry["passageID"])
-    return "ctx-" + hashlib.sha1(context.encode("utf-8")).hexdigest()[:12]
+def _passage_key(entry: dict, context: str, path: Path, item: str) -> str:
+    """The item's ``passageID`` (a string or a number), else a stable name from the context (released files carry
+    no id); InputError naming ``path`` and ``item`` for an id of another kind."""
+    passage_id = entry.get("passageID")
+    if passage_id in (None, ""):
+        return "ctx-" + hashlib.sha1(context.encode("utf-8")).hexdigest()[:12]
+    if isinstance(passage_id, bool) or not isinstance(passage_id, (str, int)):
+        raise InputError("passageID is not a string or a number", path, item=item)
+    return str(passage_id)
 
 
 def read_ester(path: str | Path) -> list[EsterQuestion]:
@@ -255,7 +261,7 @@ def read_ester(path: str | Path) -> list[EsterQuestion]:
         questions.append(
             EsterQuestion(
                 index,
-                _passage_key(entry, context),
+                _passage_key(entry, context, path, item),
                 context,
                 question,
                 str(entry.get("type") or ""),

@@ -10,6 +10,7 @@ confidence); status estimates hang from their event. Queries live in ``queries/q
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import quote
 from functools import lru_cache
 
 import pyoxigraph as ox
@@ -69,7 +70,7 @@ class PassageGraph:
 
     def __init__(self, passage_id: str):
         self.store = ox.Store()
-        self.prefix = f"{BASE}{passage_id.replace(' ', '_')}/"
+        self.prefix = f"{BASE}{quote(passage_id.replace(' ', '_'), safe='')}/"
         self._relations = 0
 
     def event_node(self, event: PassageEvent) -> ox.NamedNode:
