@@ -3,7 +3,9 @@
 Fingerprints of stored work (a document's record, its graph, the incidents) hash the source of these modules, so
 an edit to any module a stage can run invalidates what that stage stored, and no hand-kept list can leave one
 out. Imports are read from the source (at the top, inside functions and under ``TYPE_CHECKING`` alike); nothing
-is imported.
+is imported. ``from package import module`` counts the module, not the package's ``__init__``; the package's top
+level (``kg_count/__init__.py``, which offers ``kg_count.api``'s names on demand) is hashed when imported but its
+imports are not followed.
 """
 
 from __future__ import annotations
@@ -47,8 +49,9 @@ def direct_imports(name: str, package_dir: Path | None = None) -> set[str]:
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
             module = _resolved(node, name, path.name == "__init__.py")
-            found.add(module)
-            found |= {f"{module}.{alias.name}" for alias in node.names}
+            submodules = {f"{module}.{alias.name}" for alias in node.names}
+            submodules = {sub for sub in submodules if module_file(sub, package_dir) is not None}
+            found |= submodules if len(submodules) == len(node.names) else submodules | {module}
     return {
         module
         for module in found
@@ -68,5 +71,6 @@ def imported_modules(roots: tuple[str, ...], package_dir: Path | None = None) ->
         if module_file(name, package_dir) is None:
             raise ValueError(f"{name} is not a module of {package_dir or PACKAGE_DIR}")
         seen.add(name)
-        todo.extend(direct_imports(name, package_dir) - seen)
+        if name != PACKAGE_NAME:  # the top level offers the API's names on demand: hashed, not followed
+            todo.extend(direct_imports(name, package_dir) - seen)
     return tuple(sorted(seen))

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from kg_count.incidents.cluster import PairContext, pair_rows
+from kg_count.incidents.candidate_pairs import pair_rows
+from kg_count.incidents.pair_context import PairContext
 from kg_count.incidents.coreference_model import CoreferenceModel
 from kg_count.incidents.reports import Report, ReportedPerson
 from kg_count.incidents.word_rarity import WordRarity

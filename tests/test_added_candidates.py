@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from kg_count.incidents.added_candidates import added_candidate_pairs
-from kg_count.incidents.cluster import candidate_pair_array
+from kg_count.incidents.candidate_pairs import candidate_pair_array
 from kg_count.incidents.report_columns import ReportColumns
 from kg_count.incidents.word_rarity import WordRarity
 from tests.helpers import context_of, random_reports

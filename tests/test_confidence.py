@@ -15,7 +15,7 @@ from kg_count.incidents.incident_graph import incidents_as_triples
 from kg_count.incidents.incident_versions import write_version
 from kg_count.graph.namespaces import KGC
 from kg_count.graph.store import GraphStore
-from kg_count.incidents.materialise import incidents_of
+from kg_count.incidents.scored_incidents import incidents_of
 from kg_count.answer.count_distribution import count_distribution, most_probable
 from kg_count.incidents.confidence import (
     IncidentModel,

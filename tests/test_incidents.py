@@ -150,7 +150,7 @@ def test_incident_graph_satisfies_the_shacl_shapes():
     from rdflib import Graph
 
     from kg_count.incidents.incident_graph import incidents_as_triples
-    from kg_count.incidents.materialise import incidents_of
+    from kg_count.incidents.scored_incidents import incidents_of
 
     ontology = Path(__file__).resolve().parents[1] / "ontology"
     reports = [
@@ -248,7 +248,7 @@ def test_reports_of_other_states_never_merge_whatever_else_agrees():
 
 def test_merge_reasons_reach_the_incident_graph():
     from kg_count.incidents.incident_graph import incidents_as_triples
-    from kg_count.incidents.materialise import incidents_of
+    from kg_count.incidents.scored_incidents import incidents_of
     from kg_count.graph.namespaces import KGC
 
     reports = [
@@ -289,7 +289,7 @@ def test_candidate_pairs_are_every_pair_the_blocking_rules_allow():
     import random
     from itertools import combinations
 
-    from kg_count.incidents.cluster import candidate_pair_array
+    from kg_count.incidents.candidate_pairs import candidate_pair_array
     from kg_count.incidents.evidence import days_between
     from kg_count.incidents.word_rarity import content_words
     from kg_count.settings import settings
@@ -339,7 +339,8 @@ def test_grouping_in_several_processes_gives_the_clusters_of_one(monkeypatch, tm
     import os
 
     from kg_count.incidents import cluster as cluster_module
-    from kg_count.incidents.cluster import PairContext, component_pair_scores
+    from kg_count.incidents.cluster import component_pair_scores
+    from kg_count.incidents.pair_context import PairContext
     from kg_count.settings import SETTINGS_ENV
 
     reports = [
@@ -377,7 +378,8 @@ def test_word_rarity_without_some_texts_is_the_rarity_of_the_others():
 def test_merging_scores_only_the_pairs_it_compares_and_groups_as_with_every_pair_scored():
     """Reports of one city over a week make one link component; merging scores only the pairs it compares
     (``PairProbabilities``) and groups them as merging over every pair scored beforehand does."""
-    from kg_count.incidents.cluster import PairContext, component_pair_scores, group_reports, pair_evidence
+    from kg_count.incidents.cluster import component_pair_scores, group_reports, pair_evidence
+    from kg_count.incidents.pair_context import PairContext
 
     chosen = random.Random(0)
     words = "Elm Oak Main Pine Lake Hill Park Mill teen store bar home wounded dies police arrest night car".split()

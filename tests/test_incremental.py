@@ -15,6 +15,7 @@ from kg_count.graph.loader import build_store
 from kg_count.graph.namespaces import KGC
 from kg_count.graph.store import GraphStore
 from kg_count.incidents import cluster, materialise, pair_cache, regroup, report_cache
+from kg_count.incidents.pair_context import PairContext
 from kg_count.incidents import reports as reports_module
 from kg_count.incidents.coreference_model import shipped_coreference_model
 from kg_count.incidents.incident_versions import current_triples, current_version
@@ -176,9 +177,9 @@ def saved_columns_are_those_of(reports: list, stamp: str) -> bool:
     """Whether the columns and word frequencies saved for ``stamp`` bound every candidate pair of ``reports`` as
     columns read from them at once, and count their words."""
     saved, rarity = report_cache.load_columns(stamp)
-    context = cluster.PairContext.of(reports)
+    context = PairContext.of(reports)
     row = {doc: k for k, doc in enumerate(saved.doc_ids)}
-    given = cluster.PairContext(reports, context.vectors, context.rarity, context.lead_rarity, context.norms)
+    given = PairContext(reports, context.vectors, context.rarity, context.lead_rarity, context.norms)
     given.use_columns(saved.take([row[r.doc_id] for r in reports]))
     model, pairs = shipped_coreference_model(), context.candidates
     bounds = [upper_logits(c, model, pairs, math.inf) for c in (given, context)]

@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from kg_count.incidents.cluster import candidate_pair_array, pair_rows
+from kg_count.incidents.candidate_pairs import candidate_pair_array, pair_rows
 from kg_count.incidents.coreference_model import shipped_coreference_model
 from kg_count.incidents.pair_bound import may_link, upper_logits
 from kg_count.settings import SETTINGS_ENV

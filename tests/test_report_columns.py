@@ -6,7 +6,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from kg_count.incidents.cluster import PairContext, candidate_pair_array
+from kg_count.incidents.candidate_pairs import candidate_pair_array
+from kg_count.incidents.pair_context import PairContext
 from kg_count.incidents.coreference_model import shipped_coreference_model
 from kg_count.incidents.pair_bound import upper_logits
 from kg_count.incidents.report_columns import ReportColumns

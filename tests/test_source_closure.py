@@ -72,6 +72,10 @@ def test_imports_are_followed_relative_inside_functions_and_through_packages(tmp
     (package / "inner" / "other.py").write_text("")
     (package / "alone.py").write_text("")
     found = source_closure.imported_modules(("kg_count.root",), package)
-    assert found == ("kg_count.inner", "kg_count.inner.leaf", "kg_count.inner.other", "kg_count.root")
+    assert found == ("kg_count.inner.leaf", "kg_count.inner.other", "kg_count.root")
+    (package / "__init__.py").write_text("def __getattr__(name):\n    from kg_count import alone\n")
+    (package / "root.py").write_text("from kg_count import __version__\n")
+    source_closure.imported_modules.cache_clear()
+    assert source_closure.imported_modules(("kg_count.root",), package) == ("kg_count", "kg_count.root")
     with pytest.raises(ValueError, match="kg_count.missing"):
         source_closure.imported_modules(("kg_count.missing",), package)

@@ -1,6 +1,6 @@
 """The candidate pairs of an update's new reports, found over the columns of every report (``report_columns``).
 
-``cluster.candidate_pair_array`` forms the candidate pairs of a list of reports one report at a time. An update
+``candidate_pairs.candidate_pair_array`` forms the candidate pairs of a list of reports one report at a time. An update
 needs only the pairs of its new reports, but one new report dated only to its year reaches every report of its
 kind: forming its pairs read the 50,000 reports of the store one by one (0.6-0.8 s). Here each new report's
 partners are found over arrays, by the same rule: reports of one kind whose date intervals lie within the

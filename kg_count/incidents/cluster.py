@@ -15,26 +15,23 @@ import os
 from array import array
 from dataclasses import dataclass, field
 from functools import cached_property, partial
-from itertools import chain
 from multiprocessing import get_all_start_methods, get_context
 from operator import getitem
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
-from kg_count.arrays import sorted_unique
 from kg_count.geography import gazetteer
 from kg_count.memory import release_freed_memory
 from kg_count.process_guard import exit_with_parent
+from kg_count.incidents.candidate_pairs import pair_rows
 from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
-from kg_count.incidents.evidence import date_interval
+from kg_count.incidents.pair_context import PairContext
 from kg_count.incidents.pair_bound import may_link
 from kg_count.incidents.report_columns import ReportColumns
 from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
-from kg_count.incidents.pair_features import Similarity, hard_conflict, pair_features
-from kg_count.incidents.word_rarity import WordRarity, content_words
+from kg_count.incidents.word_rarity import WordRarity
 from kg_count.incidents.reports import Report
-from kg_count.incidents.title_vectors import sentence_vectors
 from kg_count.settings import held_settings, settings
 
 
@@ -76,211 +73,6 @@ class PairScores:
 
     features: dict[tuple[int, int], list[str]]
     probability: dict[tuple[int, int], float] = field(default_factory=dict)
-
-
-def _close_in_time(
-    groups: Sequence[Sequence[int]], first: np.ndarray, last: np.ndarray, slack: int, touching: np.ndarray | None = None
-) -> np.ndarray:
-    """Index pairs (rows ``i < j``) of members of one of ``groups`` whose date intervals (``first`` and ``last``:
-    the day ordinals of every index's interval) lie within ``slack`` days; with ``touching`` (a mask over all
-    indices), only the pairs with a marked member. One sweep over the groups laid end to end (each group's days
-    shifted past those the group before it can reach) and sorted by first day, each member reaching the later ones
-    that start at most ``slack`` days after it ends. A pair of two members of more than one group may come more
-    than once."""
-    sizes = np.fromiter(map(len, groups), dtype=np.int64, count=len(groups))
-    if not sizes.sum():
-        return np.zeros((0, 2), dtype=np.int64)
-    index = np.fromiter(chain.from_iterable(groups), dtype=np.int64, count=int(sizes.sum()))
-    group = np.repeat(np.arange(len(groups)), sizes)
-    index, group = index[order := np.lexsort((last[index], first[index], group))], group[order]
-    base, span = int(first[index].min()), int(last[index].max() - first[index].min()) + slack + 1
-    starts = first[index] - base + group * span
-    ends = np.searchsorted(starts, last[index] - base + group * span + slack, side="right")
-    earlier, later = _reached(ends, None if touching is None else touching[index])
-    a, b = index[earlier], index[later]
-    return np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
-
-
-def _reached(ends: np.ndarray, marked: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """The position pairs (p, q) with p < q < ``ends[p]``; with ``marked`` (a mask over positions), only those
-    with a marked position."""
-    positions = np.arange(len(ends))
-    reach = ends - positions - 1
-    if marked is None:
-        earlier = np.repeat(positions, reach)
-        return earlier, np.arange(int(reach.sum())) - np.repeat(np.cumsum(reach) - reach, reach) + earlier + 1
-    chosen = positions[marked]  # a marked position reaches every later one it reaches
-    earlier = np.repeat(chosen, reach[marked])
-    later = np.arange(len(earlier)) - np.repeat(np.cumsum(reach[marked]) - reach[marked], reach[marked]) + earlier + 1
-    lo = np.searchsorted(chosen, positions[~marked], side="right")  # an unmarked one, only the marked ones
-    count = np.searchsorted(chosen, ends[~marked], side="left") - lo
-    others = np.repeat(positions[~marked], count)
-    offsets = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
-    return np.concatenate([earlier, others]), np.concatenate([later, chosen[np.repeat(lo, count) + offsets]])
-
-
-def _all_pairs(members: Sequence[int], marked: np.ndarray | None = None) -> np.ndarray:
-    """Every index pair (rows ``i < j``) of ``members``; with ``marked`` (a mask over all indices), only those
-    with a marked member (a pair of two marked members may come twice)."""
-    index = np.array(sorted(members), dtype=np.int64)
-    if marked is None:
-        earlier, later = np.triu_indices(len(index), 1)
-        return np.stack([index[earlier], index[later]], axis=1)
-    chosen = index[marked[index]]
-    a, b = np.repeat(chosen, len(index)), np.tile(index, len(chosen))
-    apart = a != b
-    a, b = a[apart], b[apart]
-    return np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
-
-
-def candidate_pair_array(
-    reports: Sequence[Report], rarity: WordRarity | None = None, touching: np.ndarray | None = None
-) -> np.ndarray:
-    """Index pairs of reports of one kind whose date intervals lie within the [clustering] ``date_slack_days``,
-    or that name someone with the same last name, whatever their dates: an (n, 2) array of rows ``i < j``,
-    sorted. ``touching``: a mask over ``reports``; when given, only the pairs with a marked report (formed
-    without the others, which a common last name makes many).
-
-    Pairs in two named states are formed only when their titles share a word at least [clustering]
-    ``state_bridge_rarity`` rare by ``rarity`` (``hard_conflict`` refuses the others), so the work grows
-    with the reports of one state and time, not with the archive: reports are compared within their
-    state, with reports of no state, and across states only through such a word."""
-    chosen = settings().clustering
-    intervals = [date_interval(report) for report in reports]
-    first = np.array([interval[0].toordinal() for interval in intervals], dtype=np.int64)
-    last = np.array([interval[1].toordinal() for interval in intervals], dtype=np.int64)
-    by_state: dict[str, dict[str | None, list[int]]] = {}
-    by_name: dict[tuple[str, str], list[int]] = {}
-    by_rare_word: dict[tuple[str, str], list[int]] = {}
-    bridging = _bridging_words(reports, rarity, touching)
-    for i, report in enumerate(reports):
-        family = report.family
-        by_state.setdefault(family, {}).setdefault(report.state_iri, []).append(i)
-        for name in {p.last_name.lower() for p in report.named_participants}:
-            by_name.setdefault((family, name), []).append(i)
-        for word in content_words(report.title) if rarity else ():
-            if bridging(family, word):
-                by_rare_word.setdefault((family, word), []).append(i)
-    size = max(len(reports), 1)
-    blocks = [np.zeros(0, dtype=np.int64)]  # each block's pairs as codes i * size + j, kept while the others form
-
-    def keep(pairs: np.ndarray) -> None:
-        blocks.append(pairs[:, 0] * size + pairs[:, 1])
-
-    for members in by_name.values():
-        if touching is None or touching[members].any():  # a group with no marked report forms no pair
-            keep(_all_pairs(members, touching))
-    stateless = np.zeros(len(reports), dtype=bool)
-    for states in by_state.values():
-        stateless[states.get(None, [])] = True
-    slack = chosen.date_slack_days
-    for states in by_state.values():
-        apart = states.get(None, [])
-        for state, members in states.items():
-            if state is not None:  # one state at a time: all of them at once would hold every pair twice over
-                pairs = _close_in_time([members + apart], first, last, slack, touching)
-                keep(pairs[~(stateless[pairs[:, 0]] & stateless[pairs[:, 1]])])  # two stateless: once, below
-        keep(_close_in_time([apart], first, last, slack, touching))
-    keep(_close_in_time(list(by_rare_word.values()), first, last, slack, touching))
-    codes = np.concatenate(blocks)
-    del blocks[:]
-    codes = sorted_unique(codes, in_place=True)
-    return np.stack([codes // size, codes % size], axis=1)
-
-
-def _bridging_words(reports: Sequence[Report], rarity: WordRarity | None, touching: np.ndarray | None):
-    """Whether a title word of a report of some kind may bridge two states (at least [clustering]
-    ``state_bridge_rarity`` rare by ``rarity``); with ``touching``, only the words of a marked report of that kind
-    (a group of reports sharing a word forms a pair only with a marked report), looked up without weighing the
-    rarity of each word of every report."""
-    chosen = settings().clustering
-    scale, bridge = chosen.rarity_scale, chosen.state_bridge_rarity
-    if rarity is None or touching is None:
-        return lambda family, word: rarity.of(word, scale) >= bridge
-    marked = (reports[k] for k in np.flatnonzero(touching).tolist())
-    rare = {(r.family, w) for r in marked for w in content_words(r.title) if rarity.of(w, scale) >= bridge}
-    return lambda family, word: (family, word) in rare
-
-
-def pair_rows(pairs: np.ndarray, chunk: int = 1 << 16) -> Iterator[tuple[int, int]]:
-    """The rows of an (n, 2) pair array as tuples of ints, converted a chunk at a time."""
-    for start in range(0, len(pairs), chunk):
-        yield from map(tuple, pairs[start : start + chunk].tolist())
-
-
-def text_rarities(reports: Sequence[Report]) -> tuple[WordRarity, WordRarity]:
-    """How rare the words of ``reports``' titles, and of their leads, are among them."""
-    return WordRarity.of_texts(r.title for r in reports), WordRarity.of_texts(r.lead for r in reports)
-
-
-@dataclass
-class PairContext:
-    """What comparing two reports of a list needs from the whole list: title vectors and word rarities."""
-
-    reports: Sequence[Report]
-    vectors: dict[str, np.ndarray]
-    rarity: WordRarity
-    lead_rarity: WordRarity
-    norms: dict[str, np.floating] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, reports: Sequence[Report], rarity: tuple[WordRarity, WordRarity] | None = None) -> "PairContext":
-        """Title vectors of ``reports`` (encoded or cached), how rare their title and lead words are (among
-        them, unless ``rarity`` gives it for a larger set)."""
-        vectors = sentence_vectors(r.title for r in reports)
-        norms = {t: np.linalg.norm(v) for t, v in vectors.items()}
-        titles, leads = rarity or text_rarities(reports)
-        return cls(reports, vectors, titles, leads, norms)
-
-    def similarity(self, i: int, j: int) -> Similarity:
-        """How alike reports ``i`` and ``j`` read (``title_vectors.cosine`` with the norms computed once)."""
-        a, b = self.vectors.get(self.reports[i].title), self.vectors.get(self.reports[j].title)
-        if a is None or b is None:
-            return Similarity(None, self.rarity, self.lead_rarity)
-        norms = self.norms[self.reports[i].title] * self.norms[self.reports[j].title]
-        return Similarity(float(a @ b / (norms + 1e-9)), self.rarity, self.lead_rarity)
-
-    def features(self, i: int, j: int) -> list[str] | None:
-        """The features of reports ``i`` and ``j``, or None when they have a hard conflict."""
-        a, b = self.reports[i], self.reports[j]
-        similarity = self.similarity(i, j)
-        if hard_conflict(a, b, similarity) is not None:
-            return None
-        return pair_features(a, b, similarity)
-
-    @cached_property
-    def candidates(self) -> np.ndarray:
-        """The reports' candidate pairs (``candidate_pair_array``), formed once."""
-        pairs = candidate_pair_array(self.reports, self.rarity)
-        release_freed_memory()  # the sweep's temporary arrays
-        return pairs
-
-    @cached_property
-    def columns(self) -> ReportColumns:
-        """The reports as arrays, for bounding many pairs' probabilities at once (``pair_bound``)."""
-        return ReportColumns.of(self)
-
-    def use_columns(self, columns: ReportColumns) -> None:
-        """Read ``columns`` (built elsewhere, one row for each of the reports, in their order) as the reports'
-        columns."""
-        if columns.doc_ids != [r.doc_id for r in self.reports]:
-            raise ValueError("the columns are not those of the context's reports")
-        self.__dict__["columns"] = columns
-
-    def built_columns(self) -> ReportColumns | None:
-        """The reports' columns, when something read them already; None otherwise."""
-        return self.__dict__.get("columns")
-
-    def forget_candidates(self) -> None:
-        """Let go of the candidate pairs (formed again if read again)."""
-        self.__dict__.pop("candidates", None)
-
-    def pairs(self) -> Iterator[tuple[tuple[int, int], list[str]]]:
-        """Every candidate pair without a hard conflict, with its features."""
-        for i, j in pair_rows(self.candidates):
-            found = self.features(i, j)
-            if found is not None:
-                yield (i, j), found
 
 
 def pair_evidence(reports: Sequence[Report]) -> PairScores:

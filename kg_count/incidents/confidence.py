@@ -22,12 +22,11 @@ import datetime as dt
 from bisect import bisect_left, bisect_right
 import logging
 import math
-import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Iterable, Sequence
 
 from kg_count.geography import city_standing_for
+from kg_count.incidents.follow_up import has_follow_up_title
 from kg_count.learning.bins import interval_name
 from kg_count.incidents.answer_prior import AnswerPrior
 from kg_count.nlp.participants import PARTICIPATING_ROLES
@@ -39,57 +38,6 @@ logger = logging.getLogger(__name__)
 TRAINED_SECTIONS = ("clustering", "confidence")
 
 MODEL_PATH = model_path("incident_match")
-FOLLOW_UP_WORDS = frozenset(
-    {
-        "arrest",
-        "arrested",
-        "arrests",
-        "charged",
-        "charges",
-        "charge",
-        "sentenced",
-        "sentence",
-        "sentencing",
-        "trial",
-        "court",
-        "guilty",
-        "plea",
-        "pleads",
-        "pleaded",
-        "convicted",
-        "jury",
-        "judge",
-        "funeral",
-        "vigil",
-        "memorial",
-        "remember",
-        "remembered",
-        "anniversary",
-        "lawsuit",
-        "sues",
-        "indicted",
-        "indictment",
-        "hearing",
-        "bond",
-        "bail",
-        "prison",
-        "years",
-        "life",
-        "verdict",
-        "murder",
-        "manslaughter",
-        "extradited",
-        "custody",
-        "suspect",
-        "suspects",
-        "mourn",
-        "mourns",
-        "honor",
-        "honored",
-        "rally",
-        "protest",
-    }
-)
 
 
 @dataclass
@@ -133,13 +81,6 @@ def _share(part: int, whole: int) -> str:
     if part == 0:
         return "none"
     return "all" if part == whole else "some"
-
-
-@lru_cache(maxsize=1 << 19)
-def has_follow_up_title(title: str) -> bool:
-    """Whether a title has a word of follow-up stories (an arrest, a trial, a funeral ...), remembered for the
-    titles of the last reports compared."""
-    return bool(set(re.findall(r"[a-z]+", title.lower())) & FOLLOW_UP_WORDS)
 
 
 def incident_features(incident, reports: Sequence) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from kg_count.incidents.cluster import PairContext, text_rarities
+from kg_count.incidents.pair_context import PairContext, text_rarities
 from kg_count.incidents.report_columns import ReportColumns
 from kg_count.incidents.reports import Report
 from kg_count.incidents.word_rarity import WordRarity
@@ -20,7 +20,7 @@ def current_rarity(
     fresh: Sequence[Report],
     reports: Sequence[Report],
 ) -> tuple[WordRarity, WordRarity]:
-    """How rare title and lead words are among ``reports`` (``cluster.text_rarities``): the ``saved`` frequencies
+    """How rare title and lead words are among ``reports`` (``pair_context.text_rarities``): the ``saved`` frequencies
     less those of the ``replaced`` reports and with those of the ``fresh`` ones, or, without saved ones, counted
     over all ``reports``."""
     if saved is None:

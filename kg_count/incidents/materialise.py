@@ -20,13 +20,13 @@ from kg_count.incidents.incident_graph import incidents_as_triples
 from kg_count.incidents.incident_versions import INCIDENTS_SLOT, incident_sparql, write_version
 from kg_count.graph.document_graph import document_id
 from kg_count.graph.namespaces import KGC
-from kg_count.incidents.cluster import Grouping, group_reports, text_rarities
-from kg_count.incidents.confidence import MODEL_PATH, incident_features, shipped_model, twin_features
-from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, CoreferenceModel, shipped_coreference_model
-from kg_count.incidents.person_status import PERSON_STATUS_PATH, shipped_person_status_model
-from kg_count.incidents.reconcile import Incident, reconcile
+from kg_count.incidents.pair_context import text_rarities
+from kg_count.incidents.confidence import MODEL_PATH
+from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, shipped_coreference_model
+from kg_count.incidents.person_status import PERSON_STATUS_PATH
 from kg_count.incidents.report_cache import load_versions, save_columns, save_incidents, save_reports, save_versions
 from kg_count.incidents.reports import reports_from_store
+from kg_count.incidents.scored_incidents import grouped_incidents
 from kg_count.incidents.stored_incidents import stored_view
 from kg_count.incidents.title_vectors import encoder_beside
 from kg_count.learning.model_files import file_sha256
@@ -68,57 +68,6 @@ def documents_fingerprint(built_with: str, versions: dict[str, str]) -> str:
 def fingerprint(store: GraphStore, coreference_path: Path | None = None) -> str:
     """A hash of the store's complete documents with their content hashes and of ``models_fingerprint``."""
     return documents_fingerprint(models_fingerprint(coreference_path), store.document_versions())
-
-
-def reconciled_incidents(
-    reports, coreference: CoreferenceModel | None = None, rarity=None
-) -> tuple[list[Incident], list]:
-    """Cluster reports (with ``coreference``, default the shipped coreference model; ``rarity`` as
-    ``cluster_reports`` reads it) and reconcile each cluster; incident ids are the smallest document id of
-    each. Returns the incidents and their clusters."""
-    incidents, grouping = reconciled_grouping(reports, coreference, rarity)
-    return incidents, grouping.clusters
-
-
-def reconciled_grouping(
-    reports, coreference: CoreferenceModel | None = None, rarity=None
-) -> tuple[list[Incident], Grouping]:
-    """``reconciled_incidents``, with the whole ``Grouping``."""
-    grouping = group_reports(reports, coreference, rarity=rarity)
-    return [reconcile(group, group.incident_id) for group in grouping.clusters], grouping
-
-
-def incidents_of(reports, model=None, coreference: CoreferenceModel | None = None) -> list[Incident]:
-    """The reconciled incidents of ``reports`` (``reconciled_incidents``), each with its evidence features and,
-    scored by ``model`` (default: the shipped incident-match model), its confidence of being a distinct real
-    incident; each person it names, the probability of each status (the shipped person-status model).
-    """
-    return grouped_incidents(reports, model, coreference)[0]
-
-
-def grouped_incidents(
-    reports, model=None, coreference: CoreferenceModel | None = None, rarity=None
-) -> tuple[list[Incident], Grouping]:
-    """``incidents_of``, with the grouping (the probabilities of the pairs it read, ``pair_cache``, and the reports'
-    columns); ``rarity`` as ``cluster_reports`` reads it."""
-    incidents, grouping = reconciled_grouping(reports, coreference, rarity)
-    twins = twin_features(incidents, [group.reports[0].family for group in grouping.clusters])
-    scored(incidents, grouping.clusters, twins, model)
-    return incidents, grouping
-
-
-def scored(incidents: list[Incident], clusters: list, twins: list[list[str]], model=None) -> None:
-    """Give each incident its evidence (its own features and ``twins``), its confidence under ``model`` (default:
-    the shipped incident-match model) and its people's status probabilities (the shipped person-status model)."""
-    model = model or shipped_model()
-    statuses = shipped_person_status_model()
-    for incident, group, twin in zip(incidents, clusters, twins):
-        incident.evidence = incident_features(incident, group.reports) + twin
-        incident.confidence = model.probability(incident.evidence)
-        incident.status_probabilities = [
-            statuses.probabilities(person, incident.people, incident.killed, incident.injured)
-            for person in incident.people
-        ]
 
 
 def stored_fingerprint(store: GraphStore) -> str | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import os
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -37,13 +37,12 @@ from kg_count.incidents.pair_features import (
     name_features,
     title_words_feature,
 )
+from kg_count.incidents.pair_context import PairContext
 from kg_count.incidents.report_columns import ReportColumns
 from kg_count.incidents.reports import Report
 from kg_count.learning.linear_model import LinearModel
 from kg_count.settings import settings
 
-if TYPE_CHECKING:
-    from kg_count.incidents.cluster import PairContext
 
 CHUNK = 1 << 17  # pairs bounded at once
 DOT_CHUNK = 1 << 14  # pairs whose title vectors are gathered at once

@@ -36,15 +36,9 @@ from kg_count.geography import gazetteer
 from kg_count.background import running_beside
 from kg_count.graph.namespaces import GEO, KGC
 from kg_count.incidents.added_candidates import added_candidate_pairs
-from kg_count.incidents.cluster import (
-    PairContext,
-    Grouping,
-    ReportCluster,
-    candidate_pair_array,
-    group_reports,
-    pair_probabilities,
-    pair_rows,
-)
+from kg_count.incidents.cluster import Grouping, ReportCluster, group_reports, pair_probabilities
+from kg_count.incidents.candidate_pairs import candidate_pair_array, pair_rows
+from kg_count.incidents.pair_context import PairContext
 from kg_count.incidents.confidence import twin_features
 from kg_count.incidents.coreference_model import CoreferenceModel
 from kg_count.incidents.incident_graph import SCORE_PREDICATES, add_scores, incident_iri, incidents_as_triples
@@ -65,6 +59,7 @@ from kg_count.incidents.report_cache import (
     save_report_changes,
     save_versions,
 )
+from kg_count.incidents.scored_incidents import scored
 from kg_count.incidents.reports import Report, reports_from_store
 from kg_count.incidents.stored_incidents import StoredIncident, stored_incidents, stored_view
 from kg_count.incidents.word_rarity import WordRarity
@@ -225,8 +220,6 @@ def regroup_added(
     (``report_cache``: the reports, incidents, pair probabilities and versions, with the models' fingerprint
     ``built_with``) are saved while the store writes the change. The new titles are encoded in the process
     ``beside``, where one was started (else in one forked here)."""
-    from kg_count.incidents.materialise import scored
-
     version = current_version(store)
     status(f"reading the reports of {len(added)} new documents")
     state = current_state(store, added, version, earlier_stamp, coreference, beside)
@@ -420,8 +413,6 @@ def unchanged_incidents(
 
 def rescore(incident: StoredIncident, reports: list[Report], twin: list[str]):
     """The reconciled incident of ``incident``'s reports (unchanged) with its evidence and confidence for ``twin``."""
-    from kg_count.incidents.materialise import scored
-
     cluster = ReportCluster(reports, [], incident.component)
     again = reconcile(cluster, incident.incident_id)
     scored([again], [cluster], [twin])

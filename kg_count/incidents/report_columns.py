@@ -13,22 +13,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from itertools import combinations
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import Iterable, Protocol, Sequence
 
 import numpy as np
 from rapidfuzz import fuzz, process
 from scipy import sparse
 
 from kg_count.geography import place_coordinates
-from kg_count.incidents.confidence import has_follow_up_title
+from kg_count.incidents.follow_up import has_follow_up_title
 from kg_count.incidents.evidence import date_interval
 from kg_count.incidents.pair_features import names_a_victim, sole_victim
 from kg_count.incidents.reports import Report
 from kg_count.incidents.word_rarity import WordRarity, content_words
 from kg_count.settings import settings
 
-if TYPE_CHECKING:
-    from kg_count.incidents.cluster import PairContext
+
+class ComparedReports(Protocol):
+    """What the columns read of the reports they are built for (``pair_context.PairContext`` is one)."""
+
+    reports: Sequence[Report]
+    vectors: dict[str, np.ndarray]
+    norms: dict[str, np.floating]
+    rarity: WordRarity
+    lead_rarity: WordRarity
 
 
 def _codes(values: Sequence) -> tuple[np.ndarray, list]:
@@ -150,7 +157,7 @@ class ReportColumns:
     texts: dict[str, TextColumns]  # by part: "title", "lead" (none when no text of the context has a word)
 
     @classmethod
-    def of(cls, context: PairContext) -> "ReportColumns":
+    def of(cls, context: ComparedReports) -> "ReportColumns":
         """The columns of ``context``'s reports."""
         reports = context.reports
         intervals = [date_interval(r) for r in reports]

@@ -64,7 +64,7 @@ def _archive_status(person, participants) -> str | None:
 
 def person_examples(store: GraphStore, articles_path: Path, incidents_path: Path) -> list[PersonExample]:
     """The labelled named people of every incident the store's gva-train reports form."""
-    from kg_count.incidents.materialise import reconciled_incidents
+    from kg_count.incidents.scored_incidents import reconciled_incidents
     from kg_count.incidents.reports import reports_from_store
 
     archive_of = {}
