@@ -17,7 +17,7 @@ from pathlib import Path
 from kg_count.answer.graph_answer import answer_task_question
 from kg_count.geography import gazetteer
 from kg_count.graph.store import GraphStore, store_location
-from kg_count.incidents.materialise import ensure_incidents
+from kg_count.incidents.update.materialise import ensure_incidents
 from kg_count.io.questions import read_questions
 
 

@@ -27,8 +27,8 @@ from pathlib import Path
 from kg_count.answer.graph_answer import answer_from_store
 from kg_count.graph.loader import build_store
 from kg_count.graph.store import GraphStore
-from kg_count.incidents.incident_versions import current_triples
-from kg_count.incidents.materialise import ensure_incidents
+from kg_count.incidents.store.incident_versions import current_triples
+from kg_count.incidents.update.materialise import ensure_incidents
 from kg_count.io.articles import iter_any
 from kg_count.io.conll import write_documents
 from kg_count.io.questions import read_questions

@@ -82,7 +82,7 @@ def group_with(store_path: Path, coreference_path: Path) -> None:
     """Group a store's reports into incidents with the coreference model in ``coreference_path``, unless its
     incident graph was built so already."""
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents.materialise import ensure_incidents
+    from kg_count.incidents.update.materialise import ensure_incidents
 
     with GraphStore(store_path) as store:
         count, rebuilt = ensure_incidents(store, coreference_path=coreference_path)

@@ -27,8 +27,8 @@ from pathlib import Path
 
 from kg_count.evaluate.coreference import bcub, blanc_counts
 from kg_count.graph.store import GraphStore
-from kg_count.incidents.scored_incidents import incidents_of
-from kg_count.incidents.reports import reports_from_store
+from kg_count.incidents.grouping.scored_incidents import incidents_of
+from kg_count.incidents.reports.reports import reports_from_store
 from kg_count.training.coreference_fitting import Labelled, cross_validate, gold_from_gva, gold_from_task, labelled_sets
 
 

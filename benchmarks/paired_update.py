@@ -27,8 +27,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kg_count.incidents.pair_cache import CACHE_ENV as PAIR_CACHE_ENV  # noqa: E402
-from kg_count.incidents.title_vectors import CACHE_ENV as VECTOR_CACHE_ENV  # noqa: E402
+from kg_count.incidents.pairs.pair_cache import CACHE_ENV as PAIR_CACHE_ENV  # noqa: E402
+from kg_count.incidents.reports.title_vectors import CACHE_ENV as VECTOR_CACHE_ENV  # noqa: E402
 from scale_build import BIN, append_result, read_results, run_measured  # noqa: E402
 
 SETTLE_SECONDS = 15  # after copying a store of several GB, before timing anything

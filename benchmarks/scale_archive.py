@@ -44,7 +44,7 @@ from pathlib import Path
 import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kg_count.incidents.title_vectors import CACHE_ENV as VECTOR_CACHE_ENV  # noqa: E402
+from kg_count.incidents.reports.title_vectors import CACHE_ENV as VECTOR_CACHE_ENV  # noqa: E402
 from scale_build import BIN, append_result, folder_mb, read_results, resident_bytes, run_measured  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,7 +129,7 @@ def incidents_of_store(store: Path) -> dict[str, str]:
     """doc id -> incident id of the store's incident graph."""
     from kg_count.graph.document_graph import document_id
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents.incident_versions import incident_sparql
+    from kg_count.incidents.store.incident_versions import incident_sparql
 
     query = "SELECT ?id ?doc WHERE { GRAPH %INCIDENTS% { ?i kgc:incidentId ?id ; prov:wasDerivedFrom ?doc } }"
     with GraphStore(store, create=False) as graph:

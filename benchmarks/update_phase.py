@@ -22,8 +22,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kg_count.incidents.pair_cache import CACHE_ENV as PAIR_CACHE_ENV  # noqa: E402
-from kg_count.incidents.title_vectors import CACHE_ENV as VECTOR_CACHE_ENV  # noqa: E402
+from kg_count.incidents.pairs.pair_cache import CACHE_ENV as PAIR_CACHE_ENV  # noqa: E402
+from kg_count.incidents.reports.title_vectors import CACHE_ENV as VECTOR_CACHE_ENV  # noqa: E402
 from scale_build import BIN  # noqa: E402
 
 
@@ -57,7 +57,7 @@ def copied(args: argparse.Namespace) -> Path:
 def timed_steps(store: Path) -> dict:
     """Bring the store's incidents up to date here; the seconds at each step it reports and the collector's time."""
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents import materialise, regroup
+    from kg_count.incidents.update import materialise, regroup
 
     started, steps = time.perf_counter(), []
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
 from kg_count.errors import InputError, KgCountError, SetupError, UsageError
-from kg_count.incidents.incident_views import DocumentView, IncidentView
+from kg_count.incidents.views.incident_views import DocumentView, IncidentView
 from kg_count.io.answers import SystemAnswer
 from kg_count.io.questions import Question, parse_question, read_questions
 
@@ -95,7 +95,7 @@ class Archive:
     ) -> list[IncidentView]:
         """The store's incidents, most documents first, optionally only those of ``event_type`` (a task type such
         as "killing"), whose place names ``place`` ("Memphis") and whose date starts with ``date`` ("2016-03")."""
-        from kg_count.incidents.incident_views import document_views, incident_views
+        from kg_count.incidents.views.incident_views import document_views, incident_views
 
         incidents, _ = incident_views(self.store, document_views(self.store))
         wanted = (place or "").lower()
@@ -127,7 +127,7 @@ class Archive:
 
     def explain(self, incident_id: str) -> str:
         """An incident in words: its documents and why they were grouped (InputError for an unknown id)."""
-        from kg_count.incidents.explain import explain_incident
+        from kg_count.incidents.views.explain import explain_incident
 
         return explain_incident(self.store, incident_id)
 
@@ -137,7 +137,7 @@ class Archive:
             raise UsageError("give an incident id or a document id")
         if doc_id is not None:
             return self.store.document_turtle(doc_id)
-        from kg_count.incidents.explain import incident_turtle
+        from kg_count.incidents.views.explain import incident_turtle
 
         return incident_turtle(self.store, incident_id)
 
@@ -145,7 +145,7 @@ class Archive:
         """The result of the read-only SPARQL query ``text`` (rdflib's Result); ``%INCIDENTS%`` names the current
         incident graph. A query that calls another endpoint (SERVICE) is refused unless ``allow_service``."""
         from kg_count.graph.results import calls_service
-        from kg_count.incidents.incident_versions import INCIDENTS_SLOT, incident_sparql
+        from kg_count.incidents.store.incident_versions import INCIDENTS_SLOT, incident_sparql
 
         if calls_service(text) and not allow_service:
             raise UsageError("the query calls another endpoint with SERVICE; allow it with allow_service")
@@ -198,7 +198,7 @@ def build_archive(
     closed, so no other process writes it in between. ``workers`` extraction processes; ``cache`` the record
     cache file ("default": kg_count's own; None: none)."""
     from kg_count.graph.loader import built_store
-    from kg_count.incidents.materialise import ensure_incidents
+    from kg_count.incidents.update.materialise import ensure_incidents
     from kg_count.nlp.record_cache import default_record_cache_path
 
     if not Path(docs).is_file():

@@ -319,7 +319,7 @@ def run_build(args: argparse.Namespace) -> int:
     """``kg-count build``: build or update the store from DOCS, group its incidents (holding the store throughout,
     so that no other writer takes it between the two) and print what was found."""
     from kg_count.graph.loader import built_store
-    from kg_count.incidents.materialise import ensure_incidents
+    from kg_count.incidents.update.materialise import ensure_incidents
 
     with built_store(args.docs, args.store, **build_options(args)) as (store, summary):
         print(f"store {args.store}")
@@ -344,7 +344,7 @@ def run_dump(args: argparse.Namespace) -> int:
 def run_incidents(args: argparse.Namespace) -> int:
     """``kg-count incidents``: list the store's incidents, or explain one."""
     from kg_count.api import open_archive
-    from kg_count.incidents.explain import list_incidents
+    from kg_count.incidents.views.explain import list_incidents
 
     if (args.question is None) != (args.questions is None):
         raise UsageError("--question and --questions go together")
@@ -485,13 +485,13 @@ def write_html_report(args: argparse.Namespace, scores: dict, inputs: tuple[dict
     """Write the HTML report of ``kg-count evaluate --report`` from the ``scores`` of the read
     ``inputs`` (gold, system, questions), with the shipped answer prior; return the page's path."""
     from kg_count.evaluate.html_report import StoreView, write_report
-    from kg_count.incidents.confidence import shipped_model
+    from kg_count.incidents.grouping.confidence import shipped_model
 
     if args.store is None:
         return write_report(args.report, scores, *inputs, None, shipped_model().answer_prior)
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents.explain import incident_turtles
-    from kg_count.incidents.incident_views import document_views, incident_views
+    from kg_count.incidents.views.explain import incident_turtles
+    from kg_count.incidents.views.incident_views import document_views, incident_views
 
     with GraphStore(args.store, create=False) as store:
         documents = document_views(store)

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 
-from kg_count.incidents.candidate_pairs import pair_rows
-from kg_count.incidents.pair_context import PairContext
-from kg_count.incidents.coreference_model import CoreferenceModel
-from kg_count.incidents.reports import Report, ReportedPerson
-from kg_count.incidents.word_rarity import WordRarity
+from kg_count.incidents.pairs.candidate_pairs import pair_rows
+from kg_count.incidents.pairs.pair_context import PairContext
+from kg_count.incidents.pairs.coreference_model import CoreferenceModel
+from kg_count.incidents.reports.reports import Report, ReportedPerson
+from kg_count.incidents.reports.word_rarity import WordRarity
 from kg_count.io.conll import Document, Token
 
 ROOT = Path(__file__).resolve().parents[1]

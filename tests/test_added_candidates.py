@@ -6,10 +6,10 @@ import random
 import numpy as np
 import pytest
 
-from kg_count.incidents.added_candidates import added_candidate_pairs
-from kg_count.incidents.candidate_pairs import candidate_pair_array
-from kg_count.incidents.report_columns import ReportColumns
-from kg_count.incidents.word_rarity import WordRarity
+from kg_count.incidents.pairs.added_candidates import added_candidate_pairs
+from kg_count.incidents.pairs.candidate_pairs import candidate_pair_array
+from kg_count.incidents.pairs.report_columns import ReportColumns
+from kg_count.incidents.reports.word_rarity import WordRarity
 from tests.helpers import context_of, random_reports
 
 

@@ -6,8 +6,8 @@ import datetime as dt
 import pytest
 
 from kg_count.answer.graph_answer import FoundIncident, answer_from_candidates, count_evidence
-from kg_count.incidents.answer_prior import AnswerPrior, fit_prior, shape_keys
-from kg_count.incidents.confidence import IncidentModel
+from kg_count.incidents.grouping.answer_prior import AnswerPrior, fit_prior, shape_keys
+from kg_count.incidents.grouping.confidence import IncidentModel
 from kg_count.io.questions import parse_question
 
 DBR = "http://dbpedia.org/resource/"

@@ -272,7 +272,7 @@ def test_every_query_of_incidents_reads_the_current_incident_graph():
     (the union of all graphs would also read the version before it)."""
     from importlib.resources import files
 
-    from kg_count.incidents.incident_versions import INCIDENTS_SLOT
+    from kg_count.incidents.store.incident_versions import INCIDENTS_SLOT
 
     queries = [path for path in files("kg_count.queries").rglob("*.rq") if "kgc:Incident" in path.read_text()]
     assert len(queries) >= 5

@@ -11,13 +11,13 @@ from rdflib import Graph, Literal
 
 from kg_count.answer.graph_answer import answer_task_question
 from kg_count.graph.document_graph import document_iri
-from kg_count.incidents.incident_graph import incidents_as_triples
-from kg_count.incidents.incident_versions import write_version
+from kg_count.incidents.store.incident_graph import incidents_as_triples
+from kg_count.incidents.store.incident_versions import write_version
 from kg_count.graph.namespaces import KGC
 from kg_count.graph.store import GraphStore
-from kg_count.incidents.scored_incidents import incidents_of
+from kg_count.incidents.grouping.scored_incidents import incidents_of
 from kg_count.answer.count_distribution import count_distribution, most_probable
-from kg_count.incidents.confidence import (
+from kg_count.incidents.grouping.confidence import (
     IncidentModel,
     match_features,
     match_probability,
@@ -172,7 +172,7 @@ def test_the_shipped_model_loads_offline():
 def test_measuring_reads_a_store_as_built_and_needs_its_incident_graph(tmp_path):
     from kg_count.errors import StoreError
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents.materialise import stored_fingerprint
+    from kg_count.incidents.update.materialise import stored_fingerprint
     from kg_count.training.incident_fitting import labelled_tasks
 
     with GraphStore(tmp_path / "store"):
@@ -188,8 +188,8 @@ def test_measuring_reads_a_store_as_built_and_needs_its_incident_graph(tmp_path)
 def test_reports_can_be_grouped_by_another_coreference_model(tmp_path):
     import json
 
-    from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, shipped_coreference_model
-    from kg_count.incidents.materialise import ensure_incidents, fingerprint, stored_fingerprint
+    from kg_count.incidents.pairs.coreference_model import COREFERENCE_MODEL_PATH, shipped_coreference_model
+    from kg_count.incidents.update.materialise import ensure_incidents, fingerprint, stored_fingerprint
     from kg_count.training.incident_fitting import labelled_tasks
 
     reports = [report("a"), report("b")]  # one shooting, same city and day

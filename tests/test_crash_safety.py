@@ -16,8 +16,8 @@ import pytest
 
 from kg_count.graph.loader import build_store
 from kg_count.graph.store import GraphStore
-from kg_count.incidents.incident_versions import current_triples
-from kg_count.incidents.materialise import ensure_incidents
+from kg_count.incidents.store.incident_versions import current_triples
+from kg_count.incidents.update.materialise import ensure_incidents
 from kg_count.io.conll import iter_documents, write_documents
 from kg_count.nlp.record_cache import default_record_cache_path
 from kg_count.settings import SETTINGS_ENV

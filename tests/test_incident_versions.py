@@ -6,8 +6,8 @@ from rdflib import RDF, Literal, URIRef
 
 from kg_count.graph.namespaces import KGC
 from kg_count.graph.store import GraphStore
-from kg_count.incidents.incident_graph import INCIDENT_GRAPH
-from kg_count.incidents.incident_versions import (
+from kg_count.incidents.store.incident_graph import INCIDENT_GRAPH
+from kg_count.incidents.store.incident_versions import (
     INCIDENT_VERSION,
     NO_INCIDENTS,
     current_triples,

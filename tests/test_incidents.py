@@ -6,12 +6,12 @@ import datetime as dt
 import numpy as np
 import pytest
 
-from kg_count.incidents.cluster import ReportCluster, cluster_reports, pair_evidence
-from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
-from kg_count.incidents.evidence import compare, date_interval, same_person
-from kg_count.incidents.pair_features import Similarity, hard_conflict
-from kg_count.incidents.word_rarity import WordRarity
-from kg_count.incidents.reconcile import reconcile
+from kg_count.incidents.grouping.cluster import ReportCluster, cluster_reports, pair_evidence
+from kg_count.incidents.pairs.coreference_model import CoreferenceModel, shipped_coreference_model
+from kg_count.incidents.reports.evidence import compare, date_interval, same_person
+from kg_count.incidents.pairs.pair_features import Similarity, hard_conflict
+from kg_count.incidents.reports.word_rarity import WordRarity
+from kg_count.incidents.grouping.reconcile import reconcile
 from tests.helpers import DBR, GERMANTOWN, MEMPHIS, NASHVILLE, OHIO, TENNESSEE, person, report
 
 
@@ -114,7 +114,7 @@ def test_a_later_report_of_a_death_wins_over_earlier_injury_reports():
     [(("bystander", "victim"), "victim"), (("suspect", "bystander"), "suspect"), (("other", "bystander"), "bystander")],
 )
 def test_reconcile_keeps_the_role_with_most_evidence(roles, kept):
-    from kg_count.incidents.cluster import ReportCluster
+    from kg_count.incidents.grouping.cluster import ReportCluster
 
     a = report("a", people=[person("Marcus Deering", role=roles[0], status="unharmed")])
     b = report("b", people=[person("Marcus Deering", role=roles[1], status="unharmed")])
@@ -149,8 +149,8 @@ def test_incident_graph_satisfies_the_shacl_shapes():
     import pyshacl
     from rdflib import Graph
 
-    from kg_count.incidents.incident_graph import incidents_as_triples
-    from kg_count.incidents.scored_incidents import incidents_of
+    from kg_count.incidents.store.incident_graph import incidents_as_triples
+    from kg_count.incidents.grouping.scored_incidents import incidents_of
 
     ontology = Path(__file__).resolve().parents[1] / "ontology"
     reports = [
@@ -247,8 +247,8 @@ def test_reports_of_other_states_never_merge_whatever_else_agrees():
 
 
 def test_merge_reasons_reach_the_incident_graph():
-    from kg_count.incidents.incident_graph import incidents_as_triples
-    from kg_count.incidents.scored_incidents import incidents_of
+    from kg_count.incidents.store.incident_graph import incidents_as_triples
+    from kg_count.incidents.grouping.scored_incidents import incidents_of
     from kg_count.graph.namespaces import KGC
 
     reports = [
@@ -264,7 +264,7 @@ def test_the_coreference_model_file_is_in_the_incident_fingerprint(tmp_path, mon
     import json
 
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents import materialise
+    from kg_count.incidents.update import materialise
 
     with GraphStore(tmp_path / "store") as store:
         before = materialise.fingerprint(store)
@@ -289,9 +289,9 @@ def test_candidate_pairs_are_every_pair_the_blocking_rules_allow():
     import random
     from itertools import combinations
 
-    from kg_count.incidents.candidate_pairs import candidate_pair_array
-    from kg_count.incidents.evidence import days_between
-    from kg_count.incidents.word_rarity import content_words
+    from kg_count.incidents.pairs.candidate_pairs import candidate_pair_array
+    from kg_count.incidents.reports.evidence import days_between
+    from kg_count.incidents.reports.word_rarity import content_words
     from kg_count.settings import settings
 
     chosen = random.Random(7)
@@ -338,9 +338,9 @@ def test_grouping_in_several_processes_gives_the_clusters_of_one(monkeypatch, tm
     """Scoring the pairs in forked processes (forced here on a few reports) changes no probability."""
     import os
 
-    from kg_count.incidents import cluster as cluster_module
-    from kg_count.incidents.cluster import component_pair_scores
-    from kg_count.incidents.pair_context import PairContext
+    from kg_count.incidents.grouping import cluster as cluster_module
+    from kg_count.incidents.grouping.cluster import component_pair_scores
+    from kg_count.incidents.pairs.pair_context import PairContext
     from kg_count.settings import SETTINGS_ENV
 
     reports = [
@@ -378,8 +378,8 @@ def test_word_rarity_without_some_texts_is_the_rarity_of_the_others():
 def test_merging_scores_only_the_pairs_it_compares_and_groups_as_with_every_pair_scored():
     """Reports of one city over a week make one link component; merging scores only the pairs it compares
     (``PairProbabilities``) and groups them as merging over every pair scored beforehand does."""
-    from kg_count.incidents.cluster import component_pair_scores, group_reports, pair_evidence
-    from kg_count.incidents.pair_context import PairContext
+    from kg_count.incidents.grouping.cluster import component_pair_scores, group_reports, pair_evidence
+    from kg_count.incidents.pairs.pair_context import PairContext
 
     chosen = random.Random(0)
     words = "Elm Oak Main Pine Lake Hill Park Mill teen store bar home wounded dies police arrest night car".split()

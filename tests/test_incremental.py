@@ -14,16 +14,19 @@ import pytest
 from kg_count.graph.loader import build_store
 from kg_count.graph.namespaces import KGC
 from kg_count.graph.store import GraphStore
-from kg_count.incidents import cluster, materialise, pair_cache, regroup, report_cache
-from kg_count.incidents.pair_context import PairContext
-from kg_count.incidents import reports as reports_module
-from kg_count.incidents.coreference_model import shipped_coreference_model
-from kg_count.incidents.incident_versions import current_triples, current_version
-from kg_count.incidents.materialise import ensure_incidents
-from kg_count.incidents.pair_bound import upper_logits
-from kg_count.incidents.report_columns import ReportColumns
-from kg_count.incidents.reports import reports_from_store
-from kg_count.incidents.stored_incidents import stored_incidents
+from kg_count.incidents.grouping import cluster
+from kg_count.incidents.pairs import pair_cache
+from kg_count.incidents.store import report_cache
+from kg_count.incidents.update import materialise, regroup
+from kg_count.incidents.pairs.pair_context import PairContext
+from kg_count.incidents.reports import reports as reports_module
+from kg_count.incidents.pairs.coreference_model import shipped_coreference_model
+from kg_count.incidents.store.incident_versions import current_triples, current_version
+from kg_count.incidents.update.materialise import ensure_incidents
+from kg_count.incidents.pairs.pair_bound import upper_logits
+from kg_count.incidents.pairs.report_columns import ReportColumns
+from kg_count.incidents.reports.reports import reports_from_store
+from kg_count.incidents.store.stored_incidents import stored_incidents
 from kg_count.io.conll import Document, iter_documents, write_documents
 from kg_count.nlp.record_cache import default_record_cache_path
 from tests.helpers import SAMPLE

@@ -81,3 +81,33 @@ def test_the_check_sees_imports_inside_functions(tmp_path):
     source = tmp_path / "m.py"
     source.write_text("def f():\n    from kg_count.answer.graph_answer import answer_task_question\n")
     assert layer(imported_modules(source).pop()) == "answer"
+
+
+INCIDENT_ROOMS = ("reports", "pairs", "grouping", "store", "update", "views")  # each imports only rooms before it
+
+
+def incident_room(module: str) -> str | None:
+    """The room of ``kg_count.incidents.ROOM.module`` (None outside incidents/ or for the package itself)."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["kg_count", "incidents"] else None
+
+
+def test_the_rooms_of_incidents_import_one_way_with_nothing_hidden():
+    upward, hidden = [], []
+    for path in sorted((PACKAGE / "incidents").rglob("*.py")):
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        own = incident_room(module)
+        for target in imported_modules(path):
+            other = incident_room(target)
+            if own and other and INCIDENT_ROOMS.index(other) > INCIDENT_ROOMS.index(own):
+                upward.append(f"{module} imports {target}")
+        tree = ast.parse(path.read_text())
+        top = {id(node) for node in tree.body}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("kg_count.incidents"):
+                if id(node) not in top:
+                    hidden.append(f"{module}:{node.lineno} imports {node.module} inside a block")
+    assert upward == [] and hidden == []
+    assert {p.name for p in (PACKAGE / "incidents").iterdir() if p.is_dir() and p.name != "__pycache__"} == set(
+        INCIDENT_ROOMS
+    )

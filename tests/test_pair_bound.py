@@ -6,9 +6,9 @@ import random
 import numpy as np
 import pytest
 
-from kg_count.incidents.candidate_pairs import candidate_pair_array, pair_rows
-from kg_count.incidents.coreference_model import shipped_coreference_model
-from kg_count.incidents.pair_bound import may_link, upper_logits
+from kg_count.incidents.pairs.candidate_pairs import candidate_pair_array, pair_rows
+from kg_count.incidents.pairs.coreference_model import shipped_coreference_model
+from kg_count.incidents.pairs.pair_bound import may_link, upper_logits
 from kg_count.settings import SETTINGS_ENV
 from tests.helpers import context_of, random_model, random_reports
 

@@ -90,7 +90,7 @@ def test_a_reporters_name_does_not_answer_a_participant_question(tmp_path):
     from kg_count.answer.graph_answer import answer_task_question
     from kg_count.graph.loader import build_store
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents.materialise import ensure_incidents
+    from kg_count.incidents.update.materialise import ensure_incidents
     from kg_count.io.conll import write_documents
     from kg_count.io.questions import parse_question
     from tests.helpers import document
@@ -128,7 +128,7 @@ def test_name_parts_skip_suffixes_and_stray_full_stops():
 
 
 def test_tokenised_hyphens_are_joined_in_names_and_keys_ignore_apostrophe_styles():
-    from kg_count.incidents.incident_graph import name_key
+    from kg_count.incidents.store.incident_graph import name_key
 
     people, _ = read("Danah Rojo - Rivas , 20 , was shot dead on Friday .")
     assert {p.last_name: p.full_name for p in people} == {"Rojo-Rivas": "Danah Rojo-Rivas"}

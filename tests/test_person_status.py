@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from kg_count.incidents.person_status import PersonStatusModel, person_features, shipped_person_status_model
-from kg_count.incidents.reports import ReportedPerson
+from kg_count.incidents.grouping.person_status import PersonStatusModel, person_features, shipped_person_status_model
+from kg_count.incidents.reports.reports import ReportedPerson
 from kg_count.training.person_status_fitting import (
     PersonExample,
     _archive_status,

@@ -135,7 +135,7 @@ def test_a_dense_layer_over_a_batch_is_the_stacked_product():
 
 
 def test_title_vectors_read_the_same_encoded_or_from_the_cache(tmp_path):
-    from kg_count.incidents.title_vectors import sentence_vectors
+    from kg_count.incidents.reports.title_vectors import sentence_vectors
 
     titles = ["Police narcotics delivery guys nabbed with drugs guns and cash", "Police Respond To Shooting In"]
     fresh = sentence_vectors(titles, tmp_path / "vectors.sqlite")
@@ -145,7 +145,7 @@ def test_title_vectors_read_the_same_encoded_or_from_the_cache(tmp_path):
 
 
 def test_titles_encoded_beside_are_cached_as_encoding_them_here_gives(tmp_path):
-    from kg_count.incidents.title_vectors import encoded_beside, sentence_vectors, uncached
+    from kg_count.incidents.reports.title_vectors import encoded_beside, sentence_vectors, uncached
 
     titles = ["Man shot outside a bar on Main Street", "Two wounded in a drive-by shooting", ""]
     beside, here = tmp_path / "beside.sqlite", tmp_path / "here.sqlite"
@@ -157,7 +157,7 @@ def test_titles_encoded_beside_are_cached_as_encoding_them_here_gives(tmp_path):
 
 
 def test_an_encoder_started_before_its_titles_are_known_caches_them_as_encoding_here_gives(tmp_path):
-    from kg_count.incidents.title_vectors import encoded_beside, encoder_beside, sentence_vectors, uncached
+    from kg_count.incidents.reports.title_vectors import encoded_beside, encoder_beside, sentence_vectors, uncached
 
     titles = ["Man shot outside a bar on Main Street", "Two wounded in a drive-by shooting"]
     beside, here = tmp_path / "beside.sqlite", tmp_path / "here.sqlite"
@@ -173,7 +173,7 @@ def test_an_encoder_started_before_its_titles_are_known_caches_them_as_encoding_
 
 
 def test_a_block_that_raises_beside_the_encoding_raises_its_own_error(tmp_path):
-    from kg_count.incidents.title_vectors import encoded_beside
+    from kg_count.incidents.reports.title_vectors import encoded_beside
 
     with pytest.raises(KeyError, match="stopped"):
         with encoded_beside(["Man shot outside a bar on Main Street"], tmp_path / "vectors.sqlite"):
@@ -185,7 +185,7 @@ def _dies(*_) -> None:
 
 
 def test_an_encoding_process_that_dies_leaves_the_titles_to_be_encoded_later(tmp_path, monkeypatch):
-    from kg_count.incidents import title_vectors
+    from kg_count.incidents.reports import title_vectors
 
     titles = ["Man shot outside a bar on Main Street"]
     monkeypatch.setattr(title_vectors, "_encode", _dies)

@@ -17,7 +17,7 @@ import pytest
 from kg_count.cli import main
 from kg_count.graph.loader import build_store
 from kg_count.graph.store import GraphStore
-from kg_count.incidents.materialise import ensure_incidents
+from kg_count.incidents.update.materialise import ensure_incidents
 from kg_count.io.conll import iter_documents, write_documents
 from kg_count.nlp.record_cache import default_record_cache_path
 from tests.helpers import SAMPLE

@@ -3,9 +3,9 @@
 import datetime as dt
 import random
 
-from kg_count.incidents.confidence import twin_features
-from kg_count.incidents.regroup import changed_twins
-from kg_count.incidents.stored_incidents import StoredIncident
+from kg_count.incidents.grouping.confidence import twin_features
+from kg_count.incidents.update.regroup import changed_twins
+from kg_count.incidents.store.stored_incidents import StoredIncident
 
 CITIES = ["c:Memphis", "c:Dayton", "c:Akron", None]
 

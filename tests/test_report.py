@@ -60,7 +60,7 @@ def test_bar_charts_show_whole_titles_and_labels_with_a_y_axis():
 
 def test_worst_questions_read_as_text_with_incidents_and_marked_documents(tmp_path):
     from kg_count.evaluate.html_report import StoreView, write_report
-    from kg_count.incidents.incident_views import DocumentView, IncidentView
+    from kg_count.incidents.views.incident_views import DocumentView, IncidentView
     from kg_count.io.answers import GoldAnswer, SystemAnswer
     from kg_count.io.questions import parse_question
 
@@ -93,7 +93,7 @@ def test_worst_questions_read_as_text_with_incidents_and_marked_documents(tmp_pa
 
 def test_the_report_shows_the_answer_prior_of_the_questions_shapes(tmp_path):
     from kg_count.evaluate.html_report import write_report
-    from kg_count.incidents.answer_prior import fit_prior
+    from kg_count.incidents.grouping.answer_prior import fit_prior
     from kg_count.io.answers import GoldAnswer, SystemAnswer
     from kg_count.io.questions import parse_question
 

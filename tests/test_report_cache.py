@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 
-from kg_count.incidents import report_cache
-from kg_count.incidents.report_cache import CHANGES_SUFFIX, SUFFIX, load_reports, save_report_changes, save_reports
-from kg_count.incidents.reports import Report
+from kg_count.incidents.store import report_cache
+from kg_count.incidents.store.report_cache import (
+    CHANGES_SUFFIX,
+    SUFFIX,
+    load_reports,
+    save_report_changes,
+    save_reports,
+)
+from kg_count.incidents.reports.reports import Report
 
 
 def report(doc_id: str, title: str = "Man shot on Main Street") -> Report:

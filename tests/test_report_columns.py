@@ -6,13 +6,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from kg_count.incidents.candidate_pairs import candidate_pair_array
-from kg_count.incidents.pair_context import PairContext
-from kg_count.incidents.coreference_model import shipped_coreference_model
-from kg_count.incidents.pair_bound import upper_logits
-from kg_count.incidents.report_columns import ReportColumns
-from kg_count.incidents.reports import ReportedPerson
-from kg_count.incidents.word_rarity import WordRarity, content_words
+from kg_count.incidents.pairs.candidate_pairs import candidate_pair_array
+from kg_count.incidents.pairs.pair_context import PairContext
+from kg_count.incidents.pairs.coreference_model import shipped_coreference_model
+from kg_count.incidents.pairs.pair_bound import upper_logits
+from kg_count.incidents.pairs.report_columns import ReportColumns
+from kg_count.incidents.reports.reports import ReportedPerson
+from kg_count.incidents.reports.word_rarity import WordRarity, content_words
 from tests.helpers import context_of, random_model, random_reports
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from kg_count.graph.loader import build_store
 from kg_count.graph.store import GraphStore, is_endpoint, store_location
-from kg_count.incidents.materialise import ensure_incidents
+from kg_count.incidents.update.materialise import ensure_incidents
 from kg_count.io.conll import Document, Token, iter_documents, write_documents
 from kg_count.nlp.record_cache import RecordCache, cached_records, document_key
 from tests.helpers import SAMPLE
@@ -116,7 +116,7 @@ def test_build_options_are_checked(docs, tmp_path):
 
 
 def test_a_built_store_keeps_each_document_s_lead_for_coreference(docs, single_process_quads, tmp_path):
-    from kg_count.incidents.reports import reports_from_store
+    from kg_count.incidents.reports.reports import reports_from_store
 
     location = tmp_path / "store"
     build_store(docs, location)

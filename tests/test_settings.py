@@ -8,8 +8,8 @@ import pytest
 
 from kg_count.cli import main
 from kg_count.errors import SetupError
-from kg_count.incidents.evidence import compare
-from kg_count.incidents.materialise import settings_fingerprint
+from kg_count.incidents.reports.evidence import compare
+from kg_count.incidents.update.materialise import settings_fingerprint
 from kg_count.nlp.version import pipeline_version
 from kg_count.settings import SETTINGS_ENV, Settings, held_settings, load_settings, settings
 from tests.helpers import report
@@ -131,7 +131,7 @@ def test_the_cli_reports_a_bad_settings_file_without_a_traceback(monkeypatch, tm
 
 
 def test_the_incident_model_records_its_settings_and_warns_when_others_are_in_force(monkeypatch, tmp_path, caplog):
-    from kg_count.incidents.confidence import shipped_model
+    from kg_count.incidents.grouping.confidence import shipped_model
 
     assert shipped_model().trained_with["clustering"]["same_day"] == load_settings().clustering.same_day
     with caplog.at_level("WARNING", logger="kg_count"):

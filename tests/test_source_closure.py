@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kg_count import source_closure
-from kg_count.incidents.materialise import settings_fingerprint
+from kg_count.incidents.update.materialise import settings_fingerprint
 from kg_count.nlp.version import EXTRACTION_ROOTS
 from kg_count.settings import stage_fingerprint
 
@@ -39,7 +39,7 @@ def edited(path: Path, addition: str) -> str:
 
 
 @pytest.mark.parametrize(
-    "module", ["incidents/word_rarity.py", "incidents/cluster.py", "geography.py", "learning/bins.py"]
+    "module", ["incidents/reports/word_rarity.py", "incidents/grouping/cluster.py", "geography.py", "learning/bins.py"]
 )
 def test_the_incident_fingerprint_changes_when_a_module_grouping_runs_changes(package_copy, module):
     before = settings_fingerprint()
@@ -58,7 +58,7 @@ def test_the_extraction_fingerprint_changes_when_a_module_reading_runs_changes(p
 
 def test_a_module_only_views_import_is_not_in_the_incident_fingerprint(package_copy):
     before = settings_fingerprint()
-    edited(package_copy / "incidents" / "explain.py", "\nEDITED = 1\n")
+    edited(package_copy / "incidents" / "views" / "explain.py", "\nEDITED = 1\n")
     assert settings_fingerprint() == before
 
 

@@ -300,7 +300,7 @@ def test_incident_explanations_list_each_document_once_in_date_order(tmp_path, c
 def test_the_incident_fingerprint_is_the_same_in_every_process():
     # sets print in another order under another hash seed: a fingerprint that followed it would
     # rebuild the incidents on every command
-    code = "from kg_count.incidents.materialise import settings_fingerprint; print(settings_fingerprint())"
+    code = "from kg_count.incidents.update.materialise import settings_fingerprint; print(settings_fingerprint())"
     prints = {
         subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed}

@@ -23,7 +23,7 @@ def declared() -> dict:
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     from kg_count.graph.loader import build_store
-    from kg_count.incidents.materialise import ensure_incidents
+    from kg_count.incidents.update.materialise import ensure_incidents
 
     folder = tmp_path_factory.mktemp("vocabulary")
     write_documents(folder / "docs.conll", [d for _, d in zip(range(12), iter_documents(SAMPLE / "docs.conll"))])

@@ -39,7 +39,7 @@ def answer_with_graph(
     """
     from kg_count.graph.loader import built_store
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents.materialise import ensure_incidents
+    from kg_count.incidents.update.materialise import ensure_incidents
 
     store_path = store_path or default_store(docs)
     documents = documents_in_store(docs, store_path)
@@ -79,7 +79,7 @@ def documents_in_store(docs: Path, location) -> int | None:
     from a writer; None otherwise, and for a server store or a folder that is not a store yet."""
     from kg_count.graph.document_graph import content_hash
     from kg_count.graph.store import GraphStore, is_endpoint, is_store_folder
-    from kg_count.incidents.materialise import fingerprint, stored_fingerprint
+    from kg_count.incidents.update.materialise import fingerprint, stored_fingerprint
     from kg_count.io.articles import iter_any
     from kg_count.nlp.record_cache import document_key
 

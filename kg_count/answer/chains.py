@@ -8,7 +8,7 @@ from collections import defaultdict
 from typing import Sequence, TYPE_CHECKING
 
 from kg_count.graph.queries import read_query
-from kg_count.incidents.incident_versions import incident_sparql
+from kg_count.incidents.store.incident_versions import incident_sparql
 from kg_count.io.conll import Document, Mention, write_documents
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ bound to the fragments' variables in a VALUES row of RDF terms (serialised by rd
 question text is ever parsed as query syntax).
 Every incident found gets a probability that it is a distinct real incident answering the
 question: its learned confidence in the graph, with how it matches the question
-(``kg_count.incidents.confidence``).
+(``kg_count.incidents.grouping.confidence``).
 S1: the incident most probably right (then most documents) and its documents; S1 always has an
 answer, so when nothing fits exactly the query is relaxed step by step (dates a few days either
 side, up to a week more for an incident dated only by its reports' publication, cities nearby and names
@@ -32,10 +32,10 @@ from typing import Mapping, TYPE_CHECKING
 from geopy.distance import geodesic
 from rdflib import XSD, Literal, URIRef
 
-from kg_count.incidents.incident_graph import name_key
-from kg_count.incidents.incident_versions import incident_sparql
+from kg_count.incidents.store.incident_graph import name_key
+from kg_count.incidents.store.incident_versions import incident_sparql
 from kg_count.answer.count_distribution import count_distribution, most_probable
-from kg_count.incidents.confidence import (
+from kg_count.incidents.grouping.confidence import (
     IncidentModel,
     context_features,
     match_features,

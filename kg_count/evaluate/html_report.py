@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Mapping
 
 from kg_count.evaluate.question_text import place_reading, question_text
 from kg_count.evaluate.task_scores import document_score
-from kg_count.incidents.incident_views import DocumentView, IncidentView
+from kg_count.incidents.views.incident_views import DocumentView, IncidentView
 from kg_count.io.answers import GoldAnswer, SystemAnswer
 from kg_count.io.atomic import atomic_writer
 from kg_count.io.questions import Question

@@ -5,7 +5,7 @@ The task's own ``verbose_question`` field is a Python repr of its parts; this re
 
 from __future__ import annotations
 
-from kg_count.incidents.incident_views import readable_place
+from kg_count.incidents.views.incident_views import readable_place
 from kg_count.io.questions import Question
 
 EVENT_NOUNS = {"killing": "killing", "injuring": "injuring", "fire_burning": "fire", "job_firing": "job firing"}

@@ -3,7 +3,7 @@
 The file is in write-ahead-log mode; each value is written in its own short transaction and a
 writer waits for another's (up to BUSY_TIMEOUT seconds), so jobs running side by side share it.
 The record cache (``kg_count.nlp.record_cache``) and the title vectors of document coreference
-(``kg_count.incidents.title_vectors``) keep their values in one each.
+(``kg_count.incidents.reports.title_vectors``) keep their values in one each.
 """
 
 from __future__ import annotations

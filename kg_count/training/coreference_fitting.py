@@ -19,9 +19,9 @@ from typing import Sequence
 from kg_count.learning.folds import balanced_folds
 from kg_count.evaluate.calibration import reliability
 from kg_count.geography import parse_city_iri, state_iri
-from kg_count.incidents.cluster import PairScores, merge_groups, pair_evidence, score_pairs
-from kg_count.incidents.coreference_model import CoreferenceModel
-from kg_count.incidents.reports import Report, reports_from_store
+from kg_count.incidents.grouping.cluster import PairScores, merge_groups, pair_evidence, score_pairs
+from kg_count.incidents.pairs.coreference_model import CoreferenceModel
+from kg_count.incidents.reports.reports import Report, reports_from_store
 from kg_count.io.answers import read_gold_answers
 from kg_count.io.questions import read_questions
 from kg_count.learning.linear_model import train

@@ -17,7 +17,7 @@ from typing import Mapping, Sequence, TYPE_CHECKING
 
 from kg_count.learning.folds import balanced_folds
 from kg_count.answer.count_distribution import most_probable
-from kg_count.incidents.confidence import IncidentModel
+from kg_count.incidents.grouping.confidence import IncidentModel
 from kg_count.io.answers import GoldAnswer, read_gold_answers
 from kg_count.io.questions import Question, read_questions
 from kg_count.geography import parse_city_iri, state_iri
@@ -94,7 +94,7 @@ def label_candidates(candidates: Sequence[IncidentCandidate], gold: GoldAnswer) 
 def incident_evidence(store: GraphStore) -> dict[str, list[str]]:
     """The evidence features of every incident in the store's incident graph, by incident IRI."""
     from kg_count.graph.queries import read_query
-    from kg_count.incidents.incident_versions import incident_sparql
+    from kg_count.incidents.store.incident_versions import incident_sparql
 
     evidence: dict[str, list[str]] = {}
     for row in store.query(incident_sparql(store, read_query("incident_evidence"))):
@@ -262,7 +262,7 @@ def prior_weights(
     right most often out of fold: each fold's questions decided with a prior fitted on the other folds' gold
     answers, from out-of-fold probabilities. Ties go to the lower squared error, then the smaller weight;
     other ties to the first smoothing, tail and rule."""
-    from kg_count.incidents.answer_prior import LARGE_ANSWERS, TAILS, fit_prior
+    from kg_count.incidents.grouping.answer_prior import LARGE_ANSWERS, TAILS, fit_prior
 
     counted = [q for q in candidates if questions[q].subtask in (2, 3)]
     evidence = {
@@ -329,7 +329,7 @@ def fit(
     answers and weighed per subtask as ``prior_weights`` chooses. Returns the IncidentModel and the settings.
     """
     from kg_count.answer.graph_answer import LOOSENING_RELAXATIONS
-    from kg_count.incidents.answer_prior import fit_prior
+    from kg_count.incidents.grouping.answer_prior import fit_prior
     from kg_count.learning.linear_model import train
 
     candidates = {
@@ -389,7 +389,7 @@ def labelled_tasks(tasks: Sequence[tuple[Path, Path]], as_built: bool = False, c
     model of ``coreference_path``, when given) differ."""
     from kg_count.errors import StoreError
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents.materialise import ensure_incidents, fingerprint, stored_fingerprint
+    from kg_count.incidents.update.materialise import ensure_incidents, fingerprint, stored_fingerprint
 
     questions, gold, candidates = {}, {}, {}
     for task_dir, store_path in tasks:

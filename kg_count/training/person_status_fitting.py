@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kg_count.errors import InputError
-from kg_count.incidents.incident_graph import name_key
-from kg_count.incidents.person_status import OUTPUTS, STATUSES, PersonStatusModel, person_features
+from kg_count.incidents.store.incident_graph import name_key
+from kg_count.incidents.grouping.person_status import OUTPUTS, STATUSES, PersonStatusModel, person_features
 from kg_count.settings import settings
 
 if TYPE_CHECKING:
@@ -64,8 +64,8 @@ def _archive_status(person, participants) -> str | None:
 
 def person_examples(store: GraphStore, articles_path: Path, incidents_path: Path) -> list[PersonExample]:
     """The labelled named people of every incident the store's gva-train reports form."""
-    from kg_count.incidents.scored_incidents import reconciled_incidents
-    from kg_count.incidents.reports import reports_from_store
+    from kg_count.incidents.grouping.scored_incidents import reconciled_incidents
+    from kg_count.incidents.reports.reports import reports_from_store
 
     archive_of = {}
     for line in Path(articles_path).read_text(encoding="utf-8").splitlines():

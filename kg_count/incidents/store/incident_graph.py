@@ -14,7 +14,7 @@ from rdflib import RDF, XSD, Graph, Literal, Namespace, URIRef
 
 from kg_count.graph.document_graph import document_iri
 from kg_count.graph.namespaces import GEO, GRANULARITY_UNITS, KGC, PROV, SEM, TIME
-from kg_count.incidents.reconcile import Incident
+from kg_count.incidents.grouping.reconcile import Incident
 from kg_count.geography import iri_coordinates
 from kg_count.nlp.participants import normalised_name
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Iterable
 from rdflib import RDF, Namespace, URIRef
 
 from kg_count.graph.namespaces import KGC
-from kg_count.incidents.incident_graph import INCIDENT_GRAPH
+from kg_count.incidents.store.incident_graph import INCIDENT_GRAPH
 from kg_count.progress import progress_bar
 from kg_count.settings import settings
 

@@ -9,9 +9,9 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from kg_count.arrays import sorted_unique
-from kg_count.incidents.evidence import date_interval
-from kg_count.incidents.reports import Report
-from kg_count.incidents.word_rarity import WordRarity, content_words
+from kg_count.incidents.reports.evidence import date_interval
+from kg_count.incidents.reports.reports import Report
+from kg_count.incidents.reports.word_rarity import WordRarity, content_words
 from kg_count.settings import settings
 
 

@@ -9,12 +9,12 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from kg_count.incidents.candidate_pairs import candidate_pair_array, pair_rows
-from kg_count.incidents.pair_features import Similarity, hard_conflict, pair_features
-from kg_count.incidents.report_columns import ReportColumns
-from kg_count.incidents.reports import Report
-from kg_count.incidents.title_vectors import sentence_vectors
-from kg_count.incidents.word_rarity import WordRarity
+from kg_count.incidents.pairs.candidate_pairs import candidate_pair_array, pair_rows
+from kg_count.incidents.pairs.pair_features import Similarity, hard_conflict, pair_features
+from kg_count.incidents.pairs.report_columns import ReportColumns
+from kg_count.incidents.reports.reports import Report
+from kg_count.incidents.reports.title_vectors import sentence_vectors
+from kg_count.incidents.reports.word_rarity import WordRarity
 from kg_count.memory import release_freed_memory
 
 

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from kg_count.geography import city_standing_for
-from kg_count.incidents.follow_up import has_follow_up_title
+from kg_count.incidents.reports.follow_up import has_follow_up_title
 from kg_count.learning.bins import interval_name
-from kg_count.incidents.answer_prior import AnswerPrior
+from kg_count.incidents.grouping.answer_prior import AnswerPrior
 from kg_count.nlp.participants import PARTICIPATING_ROLES
 from kg_count.learning.linear_model import LinearModel, logit
 from kg_count.learning.model_files import load_shipped_model, model_path

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import sparse
 
-from kg_count.incidents.report_columns import ReportColumns
-from kg_count.incidents.word_rarity import WordRarity
+from kg_count.incidents.pairs.report_columns import ReportColumns
+from kg_count.incidents.reports.word_rarity import WordRarity
 from kg_count.settings import settings
 
 

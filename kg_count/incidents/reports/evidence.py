@@ -14,7 +14,7 @@ from functools import lru_cache
 from geopy.distance import geodesic
 from rapidfuzz import fuzz
 
-from kg_count.incidents.reports import Report, ReportedPerson
+from kg_count.incidents.reports.reports import Report, ReportedPerson
 from kg_count.geography import place_coordinates
 from kg_count.settings import settings
 

@@ -16,19 +16,26 @@ from rdflib import Literal
 
 from kg_count.errors import StoreError
 from kg_count.background import running_beside
-from kg_count.incidents.incident_graph import incidents_as_triples
-from kg_count.incidents.incident_versions import INCIDENTS_SLOT, incident_sparql, write_version
+from kg_count.incidents.store.incident_graph import incidents_as_triples
+from kg_count.incidents.store.incident_versions import INCIDENTS_SLOT, incident_sparql, write_version
 from kg_count.graph.document_graph import document_id
 from kg_count.graph.namespaces import KGC
-from kg_count.incidents.pair_context import text_rarities
-from kg_count.incidents.confidence import MODEL_PATH
-from kg_count.incidents.coreference_model import COREFERENCE_MODEL_PATH, shipped_coreference_model
-from kg_count.incidents.person_status import PERSON_STATUS_PATH
-from kg_count.incidents.report_cache import load_versions, save_columns, save_incidents, save_reports, save_versions
-from kg_count.incidents.reports import reports_from_store
-from kg_count.incidents.scored_incidents import grouped_incidents
-from kg_count.incidents.stored_incidents import stored_view
-from kg_count.incidents.title_vectors import encoder_beside
+from kg_count.incidents.pairs.pair_context import text_rarities
+from kg_count.incidents.grouping.confidence import MODEL_PATH
+from kg_count.incidents.pairs.coreference_model import COREFERENCE_MODEL_PATH, shipped_coreference_model
+from kg_count.incidents.grouping.person_status import PERSON_STATUS_PATH
+from kg_count.incidents.store.report_cache import (
+    load_versions,
+    save_columns,
+    save_incidents,
+    save_reports,
+    save_versions,
+)
+from kg_count.incidents.reports.reports import reports_from_store
+from kg_count.incidents.grouping.scored_incidents import grouped_incidents
+from kg_count.incidents.update.regroup import regroup_added
+from kg_count.incidents.store.stored_incidents import stored_view
+from kg_count.incidents.reports.title_vectors import encoder_beside
 from kg_count.learning.model_files import file_sha256
 from kg_count.memory import collector_paused
 from kg_count.progress import status
@@ -39,7 +46,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-CLUSTERING_ROOTS = ("kg_count.incidents.materialise",)  # grouping, reconciling, scoring and storing incidents
+CLUSTERING_ROOTS = ("kg_count.incidents.update.materialise",)  # grouping, reconciling, scoring and storing incidents
 
 
 def settings_fingerprint() -> str:
@@ -106,8 +113,6 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
         coreference = shipped_coreference_model(path)
         grouped = None if force else grouped_versions(store, built_with, earlier, saved)
         if grouped is not None and all(versions.get(doc) == version for doc, version in grouped.items()):
-            from kg_count.incidents.regroup import regroup_added
-
             added = set(versions) - set(grouped)
             status(f"regrouping the incidents {len(added)} new documents can touch")
             regroup_added(store, coreference, versions, added, stamp, earlier, built_with, beside)

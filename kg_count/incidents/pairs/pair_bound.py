@@ -23,8 +23,8 @@ from typing import Sequence
 import numpy as np
 
 from kg_count.learning.bins import interval_name
-from kg_count.incidents.evidence import city_distance_km
-from kg_count.incidents.pair_features import (
+from kg_count.incidents.reports.evidence import city_distance_km
+from kg_count.incidents.pairs.pair_features import (
     CITY_KM_EDGES,
     COUNT_EDGES,
     DATE_GAP_EDGES,
@@ -37,9 +37,9 @@ from kg_count.incidents.pair_features import (
     name_features,
     title_words_feature,
 )
-from kg_count.incidents.pair_context import PairContext
-from kg_count.incidents.report_columns import ReportColumns
-from kg_count.incidents.reports import Report
+from kg_count.incidents.pairs.pair_context import PairContext
+from kg_count.incidents.pairs.report_columns import ReportColumns
+from kg_count.incidents.reports.reports import Report
 from kg_count.learning.linear_model import LinearModel
 from kg_count.settings import settings
 

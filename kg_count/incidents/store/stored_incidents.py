@@ -11,9 +11,10 @@ from rdflib import URIRef
 
 from kg_count.graph.document_graph import document_id
 
+from kg_count.incidents.grouping.reconcile import Incident
+
 if TYPE_CHECKING:
     from kg_count.graph.store import GraphStore
-    from kg_count.incidents.reconcile import Incident
 
 FAMILY, TWIN = "family:", "twin:"  # the prefixes of the evidence features regrouping reads
 

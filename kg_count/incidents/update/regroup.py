@@ -35,22 +35,22 @@ from kg_count.arrays import sorted_unique
 from kg_count.geography import gazetteer
 from kg_count.background import running_beside
 from kg_count.graph.namespaces import GEO, KGC
-from kg_count.incidents.added_candidates import added_candidate_pairs
-from kg_count.incidents.cluster import Grouping, ReportCluster, group_reports, pair_probabilities
-from kg_count.incidents.candidate_pairs import candidate_pair_array, pair_rows
-from kg_count.incidents.pair_context import PairContext
-from kg_count.incidents.confidence import twin_features
-from kg_count.incidents.coreference_model import CoreferenceModel
-from kg_count.incidents.incident_graph import SCORE_PREDICATES, add_scores, incident_iri, incidents_as_triples
-from kg_count.incidents.incident_versions import current_version
-from kg_count.incidents.pair_bound import may_link
-from kg_count.incidents.report_columns import ReportColumns
-from kg_count.incidents.title_vectors import EncoderBeside, encoded_beside, sentence_vectors
-from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
-from kg_count.incidents.pair_features import rarity_edges
-from kg_count.incidents.reconcile import reconcile
-from kg_count.incidents.current_columns import current_columns, current_rarity
-from kg_count.incidents.report_cache import (
+from kg_count.incidents.pairs.added_candidates import added_candidate_pairs
+from kg_count.incidents.grouping.cluster import Grouping, ReportCluster, group_reports, pair_probabilities
+from kg_count.incidents.pairs.candidate_pairs import candidate_pair_array, pair_rows
+from kg_count.incidents.pairs.pair_context import PairContext
+from kg_count.incidents.grouping.confidence import twin_features
+from kg_count.incidents.pairs.coreference_model import CoreferenceModel
+from kg_count.incidents.store.incident_graph import SCORE_PREDICATES, add_scores, incident_iri, incidents_as_triples
+from kg_count.incidents.store.incident_versions import current_version
+from kg_count.incidents.pairs.pair_bound import may_link
+from kg_count.incidents.pairs.report_columns import ReportColumns
+from kg_count.incidents.reports.title_vectors import EncoderBeside, encoded_beside, sentence_vectors
+from kg_count.incidents.pairs.pair_cache import EarlierScores, ScoredPairs
+from kg_count.incidents.pairs.pair_features import rarity_edges
+from kg_count.incidents.grouping.reconcile import reconcile
+from kg_count.incidents.pairs.current_columns import current_columns, current_rarity
+from kg_count.incidents.store.report_cache import (
     load_columns,
     load_incidents,
     load_reports,
@@ -59,10 +59,10 @@ from kg_count.incidents.report_cache import (
     save_report_changes,
     save_versions,
 )
-from kg_count.incidents.scored_incidents import scored
-from kg_count.incidents.reports import Report, reports_from_store
-from kg_count.incidents.stored_incidents import StoredIncident, stored_incidents, stored_view
-from kg_count.incidents.word_rarity import WordRarity
+from kg_count.incidents.grouping.scored_incidents import scored
+from kg_count.incidents.reports.reports import Report, reports_from_store
+from kg_count.incidents.store.stored_incidents import StoredIncident, stored_incidents, stored_view
+from kg_count.incidents.reports.word_rarity import WordRarity
 from kg_count.memory import release_freed_memory
 from kg_count.progress import status
 

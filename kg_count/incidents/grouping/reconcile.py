@@ -17,9 +17,9 @@ import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field
 
-from kg_count.incidents.cluster import Merge, ReportCluster
-from kg_count.incidents.evidence import same_person
-from kg_count.incidents.reports import Report, ReportedPerson
+from kg_count.incidents.grouping.cluster import Merge, ReportCluster
+from kg_count.incidents.reports.evidence import same_person
+from kg_count.incidents.reports.reports import Report, ReportedPerson
 
 STATUS_SEVERITY = {"killed": 3, "injured": 2, "fired": 2, "unharmed": 0}
 # a person's role across reports: taking part beats telling, which beats not known

@@ -9,9 +9,9 @@ from kg_count.graph.document_graph import document_iri
 from kg_count.graph.namespaces import KGC, PROV, SEM, TIME
 from kg_count.graph.queries import read_query
 from kg_count.graph.results import readable_graph
-from kg_count.incidents.incident_graph import incident_iri
-from kg_count.incidents.incident_versions import INCIDENTS_SLOT, incident_sparql
-from kg_count.incidents.materialise import incidents_for_reading
+from kg_count.incidents.store.incident_graph import incident_iri
+from kg_count.incidents.store.incident_versions import INCIDENTS_SLOT, incident_sparql
+from kg_count.incidents.update.materialise import incidents_for_reading
 
 if TYPE_CHECKING:
     from kg_count.graph.store import GraphStore

@@ -24,14 +24,14 @@ import numpy as np
 from kg_count.geography import gazetteer
 from kg_count.memory import release_freed_memory
 from kg_count.process_guard import exit_with_parent
-from kg_count.incidents.candidate_pairs import pair_rows
-from kg_count.incidents.coreference_model import CoreferenceModel, shipped_coreference_model
-from kg_count.incidents.pair_context import PairContext
-from kg_count.incidents.pair_bound import may_link
-from kg_count.incidents.report_columns import ReportColumns
-from kg_count.incidents.pair_cache import EarlierScores, ScoredPairs
-from kg_count.incidents.word_rarity import WordRarity
-from kg_count.incidents.reports import Report
+from kg_count.incidents.pairs.candidate_pairs import pair_rows
+from kg_count.incidents.pairs.coreference_model import CoreferenceModel, shipped_coreference_model
+from kg_count.incidents.pairs.pair_context import PairContext
+from kg_count.incidents.pairs.pair_bound import may_link
+from kg_count.incidents.pairs.report_columns import ReportColumns
+from kg_count.incidents.pairs.pair_cache import EarlierScores, ScoredPairs
+from kg_count.incidents.reports.word_rarity import WordRarity
+from kg_count.incidents.reports.reports import Report
 from kg_count.settings import held_settings, settings
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from kg_count.incidents.pair_context import PairContext, text_rarities
-from kg_count.incidents.report_columns import ReportColumns
-from kg_count.incidents.reports import Report
-from kg_count.incidents.word_rarity import WordRarity
+from kg_count.incidents.pairs.pair_context import PairContext, text_rarities
+from kg_count.incidents.pairs.report_columns import ReportColumns
+from kg_count.incidents.reports.reports import Report
+from kg_count.incidents.reports.word_rarity import WordRarity
 
 
 def current_rarity(

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kg_count.graph.queries import read_query
-from kg_count.incidents.incident_versions import incident_sparql
+from kg_count.incidents.store.incident_versions import incident_sparql
 from kg_count.graph.store import GraphStore
-from kg_count.incidents.materialise import incidents_for_reading
+from kg_count.incidents.update.materialise import incidents_for_reading
 
 
 @dataclass(frozen=True)

@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from kg_count.incidents.pair_cache import default_pair_cache_folder, keep_newest
-from kg_count.incidents.report_columns import ReportColumns
-from kg_count.incidents.reports import Report
-from kg_count.incidents.stored_incidents import StoredIncident
-from kg_count.incidents.word_rarity import WordRarity
+from kg_count.incidents.pairs.pair_cache import default_pair_cache_folder, keep_newest
+from kg_count.incidents.pairs.report_columns import ReportColumns
+from kg_count.incidents.reports.reports import Report
+from kg_count.incidents.store.stored_incidents import StoredIncident
+from kg_count.incidents.reports.word_rarity import WordRarity
 from kg_count.io.atomic import atomic_writer
 
 SUFFIX = ".reports.pickle"

@@ -24,7 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
-from kg_count.incidents.reports import Report
+from kg_count.incidents.reports.reports import Report
 from kg_count.io.atomic import atomic_writer
 
 CACHE_ENV = "KG_COUNT_PAIR_CACHE"

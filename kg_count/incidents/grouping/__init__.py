@@ -1,0 +1,1 @@
+"""Pairs to incidents: clustering, reconciliation, and each incident's confidence and people's status."""

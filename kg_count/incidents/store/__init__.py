@@ -1,0 +1,1 @@
+"""The incident graph in the store, its versions, and the grouping's saved files."""

@@ -1,0 +1,1 @@
+"""Incidents as a reader sees them: listings and explanations."""
