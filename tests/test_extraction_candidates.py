@@ -5,7 +5,7 @@ import datetime as dt
 from kg_count.nlp.count_candidates import count_candidates, harm_words
 from kg_count.nlp.date_candidates import date_candidates
 from kg_count.nlp.events import find_event_mentions
-from kg_count.nlp.candidate_features import bound_name
+from kg_count.learning.bins import interval_name
 from kg_count.nlp.followup import follow_up_features
 from kg_count.nlp.participants import count_statements
 from kg_count.nlp.place_candidates import city_in_state_features, place_candidates
@@ -126,4 +126,4 @@ def test_harm_words_and_follow_up_features_read_title_and_lead():
 
 
 def test_buckets():
-    assert [bound_name(n, (0, 1, 3)) for n in (0, 1, 2, 3, 9)] == ["<=0", "<=1", "<=3", "<=3", ">3"]
+    assert [interval_name(n, (0, 1, 3), closed="above") for n in (0, 1, 2, 3, 9)] == ["<=0", "<=1", "<=3", "<=3", ">3"]

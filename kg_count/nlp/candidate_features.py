@@ -110,15 +110,6 @@ class ValueCandidate:
     features: set[str] = field(default_factory=set)
 
 
-def bound_name(number: int, bounds: tuple[int, ...]) -> str:
-    """The name of the interval of ``bounds`` that ``number`` falls in: "<=b" for the first bound it does
-    not exceed, ">last" past all of them."""
-    for bound in bounds:
-        if number <= bound:
-            return f"<={bound}"
-    return f">{bounds[-1]}"
-
-
 def sentence_cues(sentence) -> set[str]:
     """``cue:LEMMA`` for each follow-up or incident cue word among a spaCy sentence's lemmas."""
     lemmas = {t.lemma_.lower() for t in sentence}

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from kg_count.nlp.candidate_features import ValueCandidate, bound_name, merge
+from kg_count.learning.bins import interval_name
+from kg_count.nlp.candidate_features import ValueCandidate, merge
 from kg_count.nlp.participants import INJURED_EXPLICITLY, CountStatement
 
 LEAD_SENTENCES = 6
@@ -73,10 +74,10 @@ def _value_features(value, features, context, counted, numbers, named, others, s
     """Features of one candidate count ``value`` (already carrying ``features``) against everything the
     document states: how it ranks among the stated numbers, the named people, other statuses' numbers,
     the people shot; the zero and one candidates crossed with the document's ``context``."""
-    found = {f"value:{bound_name(value, (0, 1, 2, 3, 5))}"}
+    found = {f"value:{interval_name(value, (0, 1, 2, 3, 5), closed='above')}"}
     found |= {f"{c}&{f}" for c in context for f in ("zero", "one") if f in features}
     if counted[value]:
-        found.add(f"times:{bound_name(counted[value], (1, 2))}")
+        found.add(f"times:{interval_name(counted[value], (1, 2), closed='above')}")
     if numbers and value == max(numbers):
         found.add("max_stated")
     if numbers and value == min(numbers) and len(set(numbers)) > 1:
@@ -128,10 +129,10 @@ def count_candidates(
     others = [s.value for s in statements if s.status not in (status, INJURED_EXPLICITLY) and s.value is not None]
     counted = Counter(numbers)
     context = {
-        f"mentions:{bound_name(len(own), (0, 1, 2, 4))}",
-        f"sentences:{bound_name(len(mentions), (0, 1, 3))}",
-        f"other:{bound_name(other_count, (0, 1))}",
-        f"other_stated:{bound_name(len(others), (0, 1))}",
+        f"mentions:{interval_name(len(own), (0, 1, 2, 4), closed='above')}",
+        f"sentences:{interval_name(len(mentions), (0, 1, 3), closed='above')}",
+        f"other:{interval_name(other_count, (0, 1), closed='above')}",
+        f"other_stated:{interval_name(len(others), (0, 1), closed='above')}",
     }
     for value, candidate in candidates.items():
         candidate.features |= words

@@ -7,9 +7,9 @@ import datetime as dt
 import re
 from typing import Sequence
 
+from kg_count.learning.bins import interval_name
 from kg_count.nlp.candidate_features import (
     ValueCandidate,
-    bound_name,
     mention_count_features,
     governor_features,
     merge,
@@ -40,7 +40,7 @@ def _mention_features(
     features = governor_features(root, event_types)
     features |= {
         f"kind:{_kind(mention.text)}",
-        f"sentence:{bound_name(mention.sentence, (0, 1, 2, 4, 8))}",
+        f"sentence:{interval_name(mention.sentence, (0, 1, 2, 4, 8), closed='above')}",
         f"dep:{root.dep_}",
     }
     if mention.start < body_start:
@@ -85,13 +85,16 @@ def date_candidates(
     first_stated = min(times, key=lambda t: t.start).date if times else None
     for date, candidate in candidates.items():
         features = candidate.features
-        features |= {f"before_dct:{bound_name((dct - date).days, DAY_BOUNDS)}", f"weekday:{date.weekday()}"}
+        features |= {
+            f"before_dct:{interval_name((dct - date).days, DAY_BOUNDS, closed='above')}",
+            f"weekday:{date.weekday()}",
+        }
         features |= mention_count_features("mentions", counts[date]) | {"stated"} if date in counts else {"unstated"}
         if stated:
             features.add("earliest" if date == stated[0] else "not_earliest")
             if date == stated[-1] and len(stated) > 1:
                 features.add("latest")
-            features.add(f"dates:{bound_name(len(stated), (1, 2, 3))}")
+            features.add(f"dates:{interval_name(len(stated), (1, 2, 3), closed='above')}")
         if date == first_stated:
             features.add("first_stated")
         if date == rule.date:

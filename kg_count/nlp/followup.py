@@ -7,7 +7,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Sequence
 
-from kg_count.nlp.candidate_features import FOLLOW_UP_CUES, INCIDENT_CUES, bound_name
+from kg_count.learning.bins import interval_name
+from kg_count.nlp.candidate_features import FOLLOW_UP_CUES, INCIDENT_CUES
 from kg_count.nlp.times import TimeMention
 
 LEAD_SENTENCES = 3
@@ -29,7 +30,10 @@ def follow_up_features(doc, body_start: int, times: Sequence[TimeMention], dct: 
     features |= {f"lead_tense:{t.tag_}" for t in doc[body_start:lead_end] if t.dep_ == "ROOT"}
     days = sorted((dct - t.date).days for t in times if t.granularity == "day")
     if days:
-        features |= {f"earliest:{bound_name(days[-1], DAY_BOUNDS)}", f"latest:{bound_name(days[0], DAY_BOUNDS)}"}
+        features |= {
+            f"earliest:{interval_name(days[-1], DAY_BOUNDS, closed='above')}",
+            f"latest:{interval_name(days[0], DAY_BOUNDS, closed='above')}",
+        }
     else:
         features.add("no_day")
     if any(t.granularity != "day" for t in times):

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from kg_count.learning.bins import interval_name
 from kg_count.geography import gazetteer, is_county, resolve_state
-from kg_count.nlp.candidate_features import ValueCandidate, bound_name, mention_count_features, merge
+from kg_count.nlp.candidate_features import ValueCandidate, mention_count_features, merge
 from kg_count.nlp.places import (
     AGENCY_WORDS,
     INCIDENT_NOUNS,
@@ -58,7 +59,9 @@ def _where(
 ) -> set[str]:
     """Where a mention at token ``index`` stands: the title or a sentence bound_name, and whether its sentence
     mentions a typed event."""
-    where = "title" if index < body_start else f"sentence{bound_name(sentence[index], SENTENCE_BOUNDS)}"
+    where = (
+        "title" if index < body_start else f"sentence{interval_name(sentence[index], SENTENCE_BOUNDS, closed='above')}"
+    )
     found = {f"{prefix}:{where}"}
     if sentence[index] in event_sentences:
         found.add(f"{prefix}:event_sentence")
@@ -82,7 +85,7 @@ def _add_datelines(doc, words: list[str], body_start: int, votes: Counter, citie
             break
         late = dateline(words[start : start + limits.dateline_sentence_words])
         if late and late.city:
-            where = {"sentence_dateline", f"sentence_dateline:{bound_name(n, (0, 2, 5))}"}
+            where = {"sentence_dateline", f"sentence_dateline:{interval_name(n, (0, 2, 5), closed='above')}"}
             merge(cities, _city_name(late.city), where)
             resolved = late.state or resolve_state(late.city, votes)
             if resolved:
@@ -95,7 +98,9 @@ def _add_implied_states(cities: dict, states: dict, named: Counter, loose: Count
     for city, candidate in cities.items():
         strength = city_strength(candidate.features, named[city] + loose[city])
         for code, features in city_state_candidates(city):
-            population = bound_name(gazetteer().population.get((city.lower(), code), 0), POPULATION_BOUNDS)
+            population = interval_name(
+                gazetteer().population.get((city.lower(), code), 0), POPULATION_BOUNDS, closed="above"
+            )
             implied = features | {f"implied_population:{population}"}
             merge(
                 states,
@@ -106,7 +111,7 @@ def _add_implied_states(cities: dict, states: dict, named: Counter, loose: Count
             )
     agreeing = Counter(code for city in cities for code in gazetteer().states_of(city))
     for code, candidate in states.items():
-        candidate.features.add(f"cities_here:{bound_name(agreeing[code], (0, 1, 2, 3))}")
+        candidate.features.add(f"cities_here:{interval_name(agreeing[code], (0, 1, 2, 3), closed='above')}")
 
 
 def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset()) -> PlaceCandidates:
@@ -222,7 +227,7 @@ def city_strength(features: set[str], mentions: int) -> set[str]:
     """How strongly a document names a candidate city, from its features and its number of place mentions:
     ``city:title`` when the title names it, ``city:lead`` when the first two body sentences do, a dateline,
     and ``city:mentions`` in buckets."""
-    strength = {f"city:mentions{bound_name(mentions, (1, 2, 4))}"}
+    strength = {f"city:mentions{interval_name(mentions, (1, 2, 4), closed='above')}"}
     if any(f.endswith(":title") for f in features):
         strength.add("city:title")
     if any(f.endswith((":sentence<=0", ":sentence<=1")) for f in features):
@@ -257,12 +262,12 @@ def city_in_state_features(city: str, state: str | None) -> set[str]:
     many states it has it, and its population bound_name there."""
     g = gazetteer()
     states = g.states_of(city)
-    features = {f"states:{bound_name(len(states), (0, 1, 3, 10))}"}
+    features = {f"states:{interval_name(len(states), (0, 1, 3, 10), closed='above')}"}
     if state is None:
         return features | {"no_state"}
     if state in states:
         population = g.population.get((city.lower(), state), 0)
-        features |= {"in_state", f"population:{bound_name(population, (0, 10000, 100000, 1000000))}"}
+        features |= {"in_state", f"population:{interval_name(population, (0, 10000, 100000, 1000000), closed='above')}"}
     else:
         features.add("not_in_state")
     return features

@@ -9,12 +9,12 @@ from a model that did not see the article's incident), as they are at run time.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from kg_count.learning.folds import balanced_folds
+
+from kg_count.learning.folds import balanced_folds, hashed_fold
 from kg_count.geography import gazetteer
 from kg_count.learning.linear_model import LinearModel, train
 from kg_count.nlp.pipeline import analyse
@@ -110,12 +110,9 @@ def _follow_up_model(items: Sequence[Item], follow_up_days: int, l2: float) -> L
 
 
 def folds_by_incident(items: Sequence[Item], folds: int = FOLDS, seed: int = 0) -> list[int]:
-    """The fold of each item: incidents shuffled with ``seed`` and dealt round, so that all articles of
-    one incident share a fold."""
-    incidents = sorted({i.gold.incident_id for i in items})
-    random.Random(seed).shuffle(incidents)
-    fold_of = {incident: n % folds for n, incident in enumerate(incidents)}
-    return [fold_of[i.gold.incident_id] for i in items]
+    """The fold of each item by its incident (``hashed_fold``; ``seed`` its draw), so that all articles of one
+    incident share a fold."""
+    return [hashed_fold(i.gold.incident_id, folds, seed) for i in items]
 
 
 def folds_by_state(items: Sequence[Item], folds: int = FOLDS) -> list[int]:

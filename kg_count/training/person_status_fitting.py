@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kg_count.learning.folds import hashed_fold
 from kg_count.errors import InputError
 from kg_count.incidents.store.incident_graph import name_key
 from kg_count.incidents.grouping.person_status import OUTPUTS, STATUSES, PersonStatusModel, person_features
@@ -88,9 +89,8 @@ def person_examples(store: GraphStore, articles_path: Path, incidents_path: Path
 
 
 def _folds(examples: list[PersonExample], folds: int) -> list[int]:
-    import hashlib
-
-    return [int(hashlib.sha256(e.gva_incident.encode()).hexdigest(), 16) % folds for e in examples]
+    """Each example's fold, by its GVA incident (``hashed_fold``)."""
+    return [hashed_fold(e.gva_incident, folds) for e in examples]
 
 
 def learns_from(example: PersonExample, output: str) -> bool:

@@ -22,7 +22,7 @@ from typing import Sequence
 
 import numpy as np
 
-from kg_count.learning.bins import interval_name
+from kg_count.learning.bins import interval_indices, interval_name, interval_names
 from kg_count.incidents.reports.evidence import city_distance_km
 from kg_count.incidents.pairs.pair_features import (
     CITY_KM_EDGES,
@@ -64,16 +64,6 @@ NAMES = (*UNSHARED_NAMES, "names:none", *(f"names:shared:{interval_name(v, SHARE
 SHARED = np.arange(len(NAMES)) >= len(UNSHARED_NAMES) + 1
 
 
-def _bins(values: np.ndarray, edges: Sequence[float]) -> np.ndarray:
-    """The bin of each value as ``interval_name`` names it: 0 under the first edge, k from the k-th edge on."""
-    return np.searchsorted(np.asarray(edges, dtype=float), values, side="right")
-
-
-def _bin_names(prefix: str, edges: Sequence[float]) -> list[str]:
-    """The feature name of each bin of ``_bins``."""
-    return [prefix + interval_name(value, edges) for value in (edges[0] - 1, *edges)]
-
-
 class WeightTables:
     """The model's weights arranged by feature group, so that a group's weight for many pairs is one lookup."""
 
@@ -81,11 +71,11 @@ class WeightTables:
         w = model.weights
         kinds = columns.kinds
         self.dates = [
-            *_bin_names("date:apart:", DATE_GAP_EDGES),
-            *_bin_names("date:text_days:", TEXT_DAY_EDGES),
+            *interval_names("date:apart:", DATE_GAP_EDGES),
+            *interval_names("date:text_days:", TEXT_DAY_EDGES),
             *(f"date:overlap:{x}|{y}" for x in kinds for y in kinds),
         ]
-        self.overlap_at = len(_bin_names("date:apart:", DATE_GAP_EDGES)) + len(TEXT_DAY_EDGES) + 1
+        self.overlap_at = len(interval_names("date:apart:", DATE_GAP_EDGES)) + len(TEXT_DAY_EDGES) + 1
         self.date = np.array([w.get(d, 0.0) for d in self.dates])
         self.place = np.array([w.get(p, 0.0) for p in PLACES])
         self.place_date = np.array([[w.get(f"{p}&{d}", 0.0) for d in self.dates] for p in PLACES])
@@ -99,20 +89,20 @@ class WeightTables:
         self.names[SHARED] += roles
         self.counts = [
             {
-                "same": np.array([w.get(f"count:{name}:{b}", 0.0) for b in _bin_names("same:", COUNT_EDGES)]),
+                "same": np.array([w.get(f"count:{name}:{b}", 0.0) for b in interval_names("same:", COUNT_EDGES)]),
                 "differ": w.get(f"count:{name}:differ", 0.0),
                 "one": w.get(f"count:{name}:one", 0.0),
             }
             for name in ("killed", "injured", "fired")
         ]
-        self.dct = np.array([w.get(f, 0.0) for f in _bin_names("dct:", DCT_EDGES)])
+        self.dct = np.array([w.get(f, 0.0) for f in interval_names("dct:", DCT_EDGES)])
         self.family = np.array([w.get(f"family:{f}", 0.0) for f in columns.families])
         self.cosine_edges = settings().clustering.title_cosine_edges
-        self.cosine = np.array([w.get(f, 0.0) for f in _bin_names("title:cosine:", self.cosine_edges)])
+        self.cosine = np.array([w.get(f, 0.0) for f in interval_names("title:cosine:", self.cosine_edges)])
         self.follow_up = np.array([w.get(f"title:follow_up:{k}", 0.0) for k in range(3)])
         self.texts = {
             part: (
-                np.array([w.get(f, 0.0) for f in _bin_names(f"{part}:rarest_shared:", edges)]),
+                np.array([w.get(f, 0.0) for f in interval_names(f"{part}:rarest_shared:", edges)]),
                 np.array([w.get(f"{part}:rare_shared:{k}", 0.0) for k in range(4)]),
                 edges,
             )
@@ -125,10 +115,10 @@ class WeightTables:
 def _date_codes(columns: ReportColumns, tables: WeightTables, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     gap = np.maximum(np.maximum(columns.first[b] - columns.last[a], columns.first[a] - columns.last[b]), 0)
     both_days = columns.stated_day[a] & columns.stated_day[b]
-    days = _bins(np.abs(columns.day[a] - columns.day[b]), TEXT_DAY_EDGES) + len(DATE_GAP_EDGES) + 1
+    days = interval_indices(np.abs(columns.day[a] - columns.day[b]), TEXT_DAY_EDGES) + len(DATE_GAP_EDGES) + 1
     low, high = np.minimum(columns.kind[a], columns.kind[b]), np.maximum(columns.kind[a], columns.kind[b])
     overlap = tables.overlap_at + low * len(columns.kinds) + high
-    return np.where(gap > 0, _bins(gap, DATE_GAP_EDGES), np.where(both_days, days, overlap))
+    return np.where(gap > 0, interval_indices(gap, DATE_GAP_EDGES), np.where(both_days, days, overlap))
 
 
 def _place_codes(columns: ReportColumns, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -161,10 +151,13 @@ def _distance_codes(columns: ReportColumns, a: np.ndarray, b: np.ndarray) -> np.
     known = (x >= 0) & (y >= 0) & columns.has_coordinates[np.maximum(x, 0)] & columns.has_coordinates[np.maximum(y, 0)]
     here, there = x[known], y[known]
     km = _sphere_km(columns.coordinates[here], columns.coordinates[there])
-    low, high = _bins(km * (1 - SPHERE_ERROR), CITY_KM_EDGES), _bins(km * (1 + SPHERE_ERROR), CITY_KM_EDGES)
+    low, high = (
+        interval_indices(km * (1 - SPHERE_ERROR), CITY_KM_EDGES),
+        interval_indices(km * (1 + SPHERE_ERROR), CITY_KM_EDGES),
+    )
     for k in np.flatnonzero(low != high).tolist():
         km_exact = city_distance_km(*columns.locations[here[k]], *columns.locations[there[k]])
-        high[k] = _bins(np.array([km_exact]), CITY_KM_EDGES)[0]
+        high[k] = interval_indices(np.array([km_exact]), CITY_KM_EDGES)[0]
     codes[known] = unknown + 1 + high
     return codes[inverse.reshape(-1)]
 
@@ -195,7 +188,7 @@ def _count_weights(columns: ReportColumns, tables: WeightTables, a: np.ndarray, 
     for k, weights in enumerate(tables.counts):
         here, there = columns.counts[a, k], columns.counts[b, k]
         both, one = (here > 0) & (there > 0), (here > 0) ^ (there > 0)
-        same = weights["same"][np.minimum(_bins(here, COUNT_EDGES), len(weights["same"]) - 1)]
+        same = weights["same"][np.minimum(interval_indices(here, COUNT_EDGES), len(weights["same"]) - 1)]
         total += np.where(both, np.where(here == there, same, weights["differ"]), np.where(one, weights["one"], 0.0))
     return total
 
@@ -215,7 +208,8 @@ def _text_weights(columns: ReportColumns, tables: WeightTables, a: np.ndarray, b
     total = tables.follow_up[columns.follow_up[a].astype(int) + columns.follow_up[b].astype(int)]
     cosine = _dots(columns.vectors, a, b) / (columns.norms[a] * columns.norms[b] + 1e-9)
     near = [
-        tables.cosine[_bins(cosine + shift, tables.cosine_edges)] for shift in (-COSINE_TOLERANCE, COSINE_TOLERANCE)
+        tables.cosine[interval_indices(cosine + shift, tables.cosine_edges)]
+        for shift in (-COSINE_TOLERANCE, COSINE_TOLERANCE)
     ]
     total += np.where(columns.has_vector[a] & columns.has_vector[b], np.maximum(*near), 0.0)
     for part, text in columns.texts.items():
@@ -227,7 +221,7 @@ def _text_weights(columns: ReportColumns, tables: WeightTables, a: np.ndarray, b
         shared = words[a].multiply(words[b])
         rarest = np.asarray(shared.multiply(rarities[None, :]).max(axis=1).toarray()).reshape(-1)
         rare = np.asarray(shared @ (rarities >= RARE_WORD).astype(np.float32)).reshape(-1)
-        part_weight = rarest_weights[_bins(rarest, edges)] + rare_weights[np.minimum(rare.astype(int), 3)]
+        part_weight = rarest_weights[interval_indices(rarest, edges)] + rare_weights[np.minimum(rare.astype(int), 3)]
         total += np.where(present[a] & present[b], part_weight, 0.0)
     return total
 
@@ -249,7 +243,7 @@ def _bound_chunk(
         + tables.place_date[place, date]
         + names
         + _count_weights(columns, tables, a, b)
-        + tables.dct[_bins(np.abs(columns.dct[a] - columns.dct[b]), DCT_EDGES)]
+        + tables.dct[interval_indices(np.abs(columns.dct[a] - columns.dct[b]), DCT_EDGES)]
         + tables.family[columns.family[a]]
         + _text_weights(columns, tables, a, b)
         + tables.rules

@@ -22,7 +22,6 @@ trained on and scored.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +29,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
+from kg_count.learning.folds import hashed_fold
 from kg_count.io.atomic import read_json
 from kg_count.progress import progress
 from kg_count.learning.linear_model import Example, LinearModel
@@ -55,7 +55,7 @@ def source_document(passage_id: str) -> str:
 def fold_of(passage_id: str, folds: int) -> int:
     """A stable fold number for a passage or document: a hash of its source document's id, so that passages
     of one news document never fall in different folds."""
-    return int(hashlib.sha1(source_document(passage_id).encode()).hexdigest(), 16) % folds
+    return hashed_fold(source_document(passage_id), folds)
 
 
 def torque_triggers(passages: dict, path: Path) -> dict[str, set]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from kg_count.nlp.candidate_features import bound_name
+from kg_count.learning.bins import interval_name
 from kg_count.qa.passage_graph.passage import REPORTING, PassageEvent
 
 CONNECTIVES = {
@@ -130,8 +130,8 @@ def relation_pair_features(doc, event: PassageEvent, anchor: PassageEvent) -> li
     before = event.start < anchor.start
     features = [
         f"order={'before' if before else 'after'}",
-        f"sent_dist={bound_name(abs(event.sentence - anchor.sentence), (0, 1, 2))}",
-        f"tok_dist={bound_name(abs(event.token - anchor.token), (2, 5, 10, 20))}",
+        f"sent_dist={interval_name(abs(event.sentence - anchor.sentence), (0, 1, 2), closed='above')}",
+        f"tok_dist={interval_name(abs(event.token - anchor.token), (2, 5, 10, 20), closed='above')}",
         f"tense_pair={event.tense}>{anchor.tense}",
         f"status_pair={event.status}>{anchor.status}",
     ]
