@@ -84,6 +84,16 @@ class ClusteringSettings:
     stated_day_slack_days: int
     stated_week_slack_days: int
     title_cosine_edges: tuple[float, ...]
+    title_rarity_edges: tuple[float, ...]
+    lead_rarity_edges: tuple[float, ...]
+    rare_word: float
+    date_gap_edges: tuple[float, ...]
+    text_day_edges: tuple[float, ...]
+    city_km_edges: tuple[float, ...]
+    shared_name_edges: tuple[float, ...]
+    count_edges: tuple[float, ...]
+    title_word_edges: tuple[float, ...]
+    dct_edges: tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -91,6 +101,14 @@ class ConfidenceSettings:
     """The features of the incident-match model that are not learned."""
 
     first_days: int
+    document_edges: tuple[float, ...]
+    dct_gap_edges: tuple[float, ...]
+    count_edges: tuple[float, ...]
+    named_edges: tuple[float, ...]
+    took_part_edges: tuple[float, ...]
+    fit_count_edges: tuple[float, ...]
+    fit_killed_edges: tuple[float, ...]
+    candidate_edges: tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -151,6 +169,10 @@ class TrainingSettings:
     answer_ranker_iterations: int
     extra_answer_grid: tuple[float, ...]
     torque_threshold_grid: tuple[float, ...]
+    answer_prior_cap: int
+    answer_prior_smoothing_grid: tuple[float, ...]
+    answer_prior_weight_grid: tuple[float, ...]
+    incident_document_threshold_grid: tuple[float, ...]
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ def _question(subtask=2, **asked):
 
 def _prior(answers, weight=1.0, **fit):
     question = _question()
-    return fit_prior(((question, a) for a in answers), {"2": weight}, **fit)
+    return fit_prior(((question, a) for a in answers), {"2": weight}, **{"pseudo": 10.0, **fit})
 
 
 def test_the_prior_moves_a_close_call_towards_the_answers_that_exist():

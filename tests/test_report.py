@@ -100,7 +100,7 @@ def test_the_report_shows_the_answer_prior_of_the_questions_shapes(tmp_path):
     question = parse_question(
         "2-1", {"subtask": 2, "event_type": "killing", "location": {"state": DBR + "Ohio"}, "time": {"year": "2016"}}
     )
-    prior = fit_prior([(question, 2)] * 9 + [(question, 0)], {"2": 0.75})
+    prior = fit_prior([(question, 2)] * 9 + [(question, 0)], {"2": 0.75}, pseudo=10.0)
     gold = {"2-1": GoldAnswer(2, {"I1": ["a"], "I2": ["b"]})}
     page = write_report(tmp_path, {"subtask": 2}, gold, {"2-1": SystemAnswer(2, ["a"])}, {"2-1": question}, prior=prior)
     text = page.read_text()

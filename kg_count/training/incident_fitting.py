@@ -133,9 +133,6 @@ def question_candidates(
     return found
 
 
-DOC_THRESHOLDS = tuple(round(0.05 * n, 2) for n in range(1, 20))
-
-
 def out_of_fold(
     candidates: Mapping[str, list[IncidentCandidate]], folds: Mapping[str, int], l2: float
 ) -> dict[int, float]:
@@ -184,7 +181,7 @@ def document_threshold(
         ]
         return sum(scores) / max(1, len(scores))
 
-    return max(DOC_THRESHOLDS, key=lambda t: (mean_f1(t), -abs(t - 0.5)))
+    return max(settings().training.incident_document_threshold_grid, key=lambda t: (mean_f1(t), -abs(t - 0.5)))
 
 
 def missed_rates(
@@ -233,10 +230,6 @@ def _squared_error(
     return sum(errors) / max(1, len(errors))
 
 
-PRIOR_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5)
-PRIOR_SMOOTHING = (3.0, 10.0, 30.0)
-
-
 @dataclass
 class PriorChoice:
     """The answer prior's smoothing, tail, large-answer rule and per-subtask weights chosen out of fold, with
@@ -257,11 +250,11 @@ def prior_weights(
     probabilities: Mapping[int, float],
     rates: Mapping[str, float],
 ) -> PriorChoice:
-    """The answer prior's smoothing (``PRIOR_SMOOTHING``), tail (``answer_prior.TAILS``), large-answer rule
-    (``answer_prior.LARGE_ANSWERS``) and, for S2 and S3, its weight (``PRIOR_WEIGHTS``) whose decisions are
-    right most often out of fold: each fold's questions decided with a prior fitted on the other folds' gold
-    answers, from out-of-fold probabilities. Ties go to the lower squared error, then the smaller weight;
-    other ties to the first smoothing, tail and rule."""
+    """The answer prior's smoothing ([training] ``answer_prior_smoothing_grid``), tail (``answer_prior.TAILS``),
+    large-answer rule (``answer_prior.LARGE_ANSWERS``) and, for S2 and S3, its weight ([training]
+    ``answer_prior_weight_grid``) whose decisions are right most often out of fold: each fold's questions decided
+    with a prior fitted on the other folds' gold answers, from out-of-fold probabilities. Ties go to the lower
+    squared error, then the smaller weight; other ties to the first smoothing, tail and rule."""
     from kg_count.incidents.grouping.answer_prior import LARGE_ANSWERS, TAILS, fit_prior
 
     counted = [q for q in candidates if questions[q].subtask in (2, 3)]
@@ -270,14 +263,14 @@ def prior_weights(
     }
     best: PriorChoice | None = None
     best_score = (-1, 0)
-    grid = ((s, t, a) for s in PRIOR_SMOOTHING for t in TAILS for a in LARGE_ANSWERS)
+    grid = ((s, t, a) for s in settings().training.answer_prior_smoothing_grid for t in TAILS for a in LARGE_ANSWERS)
     for smoothing, tail, large_answer in grid:
         outcomes: dict[str, dict[float, list[tuple[int, int]]]] = {"2": {}, "3": {}}
         for fold in sorted({folds[q] for q in counted}):
             training = ((questions[q], golds[q].numerical_answer) for q in counted if folds[q] != fold)
             prior = fit_prior(training, pseudo=smoothing, tail=tail, large_answer=large_answer)
             for q in (q for q in counted if folds[q] == fold):
-                for weight in PRIOR_WEIGHTS:
+                for weight in settings().training.answer_prior_weight_grid:
                     error = prior.decide(questions[q], evidence[q], weight) - golds[q].numerical_answer
                     outcomes[str(questions[q].subtask)].setdefault(weight, []).append((error == 0, error * error))
         choice, right, squared = PriorChoice(smoothing, tail, large_answer, {}, {}), 0, 0
@@ -289,7 +282,8 @@ def prior_weights(
                 str(w): round(100 * sum(r for r, _ in o) / len(o), 2) for w, o in by_weight.items()
             }
             weight = max(
-                PRIOR_WEIGHTS, key=lambda w: (sum(r for r, _ in by_weight[w]), -sum(e for _, e in by_weight[w]), -w)
+                settings().training.answer_prior_weight_grid,
+                key=lambda w: (sum(r for r, _ in by_weight[w]), -sum(e for _, e in by_weight[w]), -w),
             )
             choice.weights[subtask] = weight
             right += sum(r for r, _ in by_weight[weight])

@@ -19,11 +19,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
+from kg_count.settings import settings
 
-CAP = 10
 TAILS = ("geometric", "power")
 LARGE_ANSWERS = ("mode", "mean")  # how a count of cap or more is answered: the most probable, or the mean
-SMOOTHING = 10.0  # pseudo-questions drawn from the broader distribution a shape is smoothed towards
 
 
 def shape_keys(question) -> list[str]:
@@ -48,7 +47,7 @@ class AnswerPrior:
     tail_ratio: dict[str, float] = field(default_factory=dict)
     tail_exponent: dict[str, float] = field(default_factory=dict)
     weight: dict[str, float] = field(default_factory=dict)
-    cap: int = CAP
+    cap: int = field(default_factory=lambda: settings().training.answer_prior_cap)
     tail: str = "geometric"
     large_answer: str = "mode"
 
@@ -111,7 +110,7 @@ class AnswerPrior:
             {k: float(v) for k, v in data.get("tail_ratio", {}).items()},
             {k: float(v) for k, v in data.get("tail_exponent", {}).items()},
             {k: float(v) for k, v in data.get("weight", {}).items()},
-            int(data.get("cap", CAP)),
+            int(data.get("cap", settings().training.answer_prior_cap)),
             str(data.get("tail", "geometric")),
             str(data.get("large_answer", "mode")),
         )
@@ -132,8 +131,9 @@ def _smoothed(counts: Sequence[int], towards: Sequence[float], pseudo: float) ->
 def fit_prior(
     answers: Iterable[tuple[object, int]],
     weight: Mapping[str, float] | None = None,
-    cap: int = CAP,
-    pseudo: float = SMOOTHING,
+    cap: int | None = None,
+    *,
+    pseudo: float,
     tail: str = "geometric",
     large_answer: str = "mode",
 ) -> AnswerPrior:
@@ -144,6 +144,7 @@ def fit_prior(
     subtask's answers of ``cap`` or more, the geometric tail's ratio is ``m / (1 + m)`` for their mean excess
     ``m`` over ``cap``, the power-law tail's exponent the maximum-likelihood one of a Pareto from ``cap`` - 0.5.
     ``tail`` names the form the prior uses, ``large_answer`` how a large answer is given."""
+    cap = cap or settings().training.answer_prior_cap
     by_key: dict[str, list[int]] = {}
     broader: dict[str, str | None] = {}  # each shape's next broader one (None for a subtask), broader ones first
     for question, answer in answers:

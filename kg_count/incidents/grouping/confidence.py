@@ -85,14 +85,18 @@ def _share(part: int, whole: int) -> str:
 
 def incident_features(incident, reports: Sequence) -> list[str]:
     """Evidence features of one reconciled incident (``reconcile.Incident``) and its reports."""
+    edges = settings().confidence
     docs = len(reports)
-    features = [f"docs:{interval_name(docs, (2, 3, 5, 9))}", f"date:{incident.certainty}:{incident.granularity}"]
+    features = [
+        f"docs:{interval_name(docs, edges.document_edges)}",
+        f"date:{incident.certainty}:{incident.granularity}",
+    ]
     features.append(f"dated_docs:{_share(sum(r.certainty == 'text' for r in reports), docs)}")
     if incident.certainty == "text":
         agree = sum(r.certainty == "text" and r.date == incident.date for r in reports)
         features.append(f"date_agree:{_share(agree, docs)}")
         gap = min((r.dct - incident.date).days for r in reports)
-        features.append(f"dct_gap:{interval_name(gap, (0, 2, 8, 31, 366))}")
+        features.append(f"dct_gap:{interval_name(gap, edges.dct_gap_edges)}")
     follow = sum(has_follow_up_title(r.title) for r in reports)
     features.append(f"follow_up_titles:{_share(follow, docs)}")
     features.append("place:city" if incident.city_iri else "place:state" if incident.state_iri else "place:none")
@@ -101,11 +105,11 @@ def incident_features(incident, reports: Sequence) -> list[str]:
     if len(states) > 1:
         features.append("place:states_disagree")
     for name in ("killed", "injured"):
-        features.append(f"{name}:{interval_name(getattr(incident, name), (1, 2, 4, 10))}")
+        features.append(f"{name}:{interval_name(getattr(incident, name), edges.count_edges)}")
     family = reports[0].family if reports else "none"
     features.append(f"family:{family}")
     named = [p for p in incident.people if p.role in PARTICIPATING_ROLES]
-    features.append(f"named:{interval_name(len(named), (1, 2, 4))}")
+    features.append(f"named:{interval_name(len(named), edges.named_edges)}")
     if len(incident.types) > 1:
         features.append("types:several")
     return features
@@ -127,6 +131,7 @@ def match_features(
     ``injured`` its counts, ``roles`` the roles of its people who carry the asked name and ``took_part``
     the largest probability that one of them took part (the person-status model).
     """
+    edges = settings().confidence
     features = [f"q:{question.event_type}", f"q:s{question.subtask}", f"q:{question.property_pair}"]
     if question.time is not None:
         asked = question.time
@@ -150,18 +155,23 @@ def match_features(
         if kinds == {"other"}:
             features.append("name_role:only_other")
         if took_part is not None:
-            features.append(f"name_took_part:{interval_name(took_part, (0.2, 0.4, 0.6, 0.8))}")
+            features.append(f"name_took_part:{interval_name(took_part, edges.took_part_edges)}")
     if question.event_type == "killing":
-        features.append(f"fit:killed:{interval_name(killed, (1, 2, 4))}")
+        features.append(f"fit:killed:{interval_name(killed, edges.fit_count_edges)}")
     elif question.event_type == "injuring":
-        features.append(f"fit:injured:{interval_name(injured, (1, 2, 4))}:killed:{interval_name(killed, (1,))}")
+        injured_bin, killed_bin = (
+            interval_name(injured, edges.fit_count_edges),
+            interval_name(killed, edges.fit_killed_edges),
+        )
+        features.append(f"fit:injured:{injured_bin}:killed:{killed_bin}")
     return features
 
 
 def context_features(candidates: Sequence) -> list[list[str]]:
     """Features of each candidate among all candidates of one question: how many there are
     (broad questions gather more false incidents)."""
-    size = f"context:candidates:{interval_name(len(candidates), (2, 4, 8, 16))}"
+    edges = settings().confidence
+    size = f"context:candidates:{interval_name(len(candidates), edges.candidate_edges)}"
     return [[size] for _ in candidates]
 
 

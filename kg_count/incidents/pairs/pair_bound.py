@@ -16,6 +16,7 @@ whose bound stays under the threshold cannot reach it, so skipping it changes no
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Sequence
@@ -24,19 +25,7 @@ import numpy as np
 
 from kg_count.learning.bins import interval_indices, interval_name, interval_names
 from kg_count.incidents.reports.evidence import city_distance_km
-from kg_count.incidents.pairs.pair_features import (
-    CITY_KM_EDGES,
-    COUNT_EDGES,
-    DATE_GAP_EDGES,
-    DCT_EDGES,
-    LEAD_RARITY_EDGES,
-    RARE_WORD,
-    SHARED_NAME_EDGES,
-    TEXT_DAY_EDGES,
-    TITLE_RARITY_EDGES,
-    name_features,
-    title_words_feature,
-)
+from kg_count.incidents.pairs.pair_features import name_features, title_words_feature
 from kg_count.incidents.pairs.pair_context import PairContext
 from kg_count.incidents.pairs.report_columns import ReportColumns
 from kg_count.incidents.reports.reports import Report
@@ -49,19 +38,42 @@ DOT_CHUNK = 1 << 14  # pairs whose title vectors are gathered at once
 SPHERE_ERROR = 0.01  # the sphere's distance and the ellipsoid's (geodesic) differ by under 0.6 %
 EARTH_RADIUS_KM = 6371.0088
 COSINE_TOLERANCE = 1e-4  # the arrays' cosine may differ from one pair's in the last bits: both bins near an edge
-PLACES = (
-    "place:states_differ",
-    "place:same_city",
-    "place:city_km:unknown",
-    *(f"place:city_km:{interval_name(v, CITY_KM_EDGES)}" for v in (-1, *CITY_KM_EDGES)),
-    "place:same_state:one_city",
-    "place:same_state:no_city",
-    "place:one_unknown",
-    "place:both_unknown",
-)
 UNSHARED_NAMES = ("names:different_sole_victims", "names:different_victims", "names:one_side", "names:different")
-NAMES = (*UNSHARED_NAMES, "names:none", *(f"names:shared:{interval_name(v, SHARED_NAME_EDGES)}" for v in (1, 2, 3)))
-SHARED = np.arange(len(NAMES)) >= len(UNSHARED_NAMES) + 1
+
+
+@lru_cache(maxsize=4)
+def _place_feature_names(city_km_edges: tuple[float, ...]) -> tuple[str, ...]:
+    return (
+        "place:states_differ",
+        "place:same_city",
+        "place:city_km:unknown",
+        *(f"place:city_km:{interval_name(v, city_km_edges)}" for v in (-1, *city_km_edges)),
+        "place:same_state:one_city",
+        "place:same_state:no_city",
+        "place:one_unknown",
+        "place:both_unknown",
+    )
+
+
+def place_feature_names() -> tuple[str, ...]:
+    """The place features a pair may have, in the order of their codes (the [clustering] ``city_km_edges``)."""
+    return _place_feature_names(settings().clustering.city_km_edges)
+
+
+@lru_cache(maxsize=4)
+def _name_feature_names(shared_name_edges: tuple[float, ...]) -> tuple[str, ...]:
+    shared = (f"names:shared:{interval_name(v, shared_name_edges)}" for v in (1, *shared_name_edges))
+    return (*UNSHARED_NAMES, "names:none", *shared)
+
+
+def name_feature_names() -> tuple[str, ...]:
+    """The name features a pair may have, in the order of their codes (the [clustering] ``shared_name_edges``)."""
+    return _name_feature_names(settings().clustering.shared_name_edges)
+
+
+def shared_names_mask() -> np.ndarray:
+    """Which of ``name_feature_names`` say the two reports share a name."""
+    return np.arange(len(name_feature_names())) >= len(UNSHARED_NAMES) + 1
 
 
 class WeightTables:
@@ -71,31 +83,43 @@ class WeightTables:
         w = model.weights
         kinds = columns.kinds
         self.dates = [
-            *interval_names("date:apart:", DATE_GAP_EDGES),
-            *interval_names("date:text_days:", TEXT_DAY_EDGES),
+            *interval_names("date:apart:", settings().clustering.date_gap_edges),
+            *interval_names("date:text_days:", settings().clustering.text_day_edges),
             *(f"date:overlap:{x}|{y}" for x in kinds for y in kinds),
         ]
-        self.overlap_at = len(interval_names("date:apart:", DATE_GAP_EDGES)) + len(TEXT_DAY_EDGES) + 1
+        self.overlap_at = (
+            len(interval_names("date:apart:", settings().clustering.date_gap_edges))
+            + len(settings().clustering.text_day_edges)
+            + 1
+        )
         self.date = np.array([w.get(d, 0.0) for d in self.dates])
-        self.place = np.array([w.get(p, 0.0) for p in PLACES])
-        self.place_date = np.array([[w.get(f"{p}&{d}", 0.0) for d in self.dates] for p in PLACES])
+        self.place = np.array([w.get(p, 0.0) for p in place_feature_names()])
+        self.place_date = np.array([[w.get(f"{p}&{d}", 0.0) for d in self.dates] for p in place_feature_names()])
         roles = sum(max(v, 0.0) for f, v in w.items() if f.startswith("names:shared_role:"))
         self.names = np.array(
             [
-                [[w.get(n, 0.0) + w.get(f"{p}&{n}", 0.0) + w.get(f"{d}&{n}", 0.0) for d in self.dates] for p in PLACES]
-                for n in NAMES
+                [
+                    [w.get(n, 0.0) + w.get(f"{p}&{n}", 0.0) + w.get(f"{d}&{n}", 0.0) for d in self.dates]
+                    for p in place_feature_names()
+                ]
+                for n in name_feature_names()
             ]
         )
-        self.names[SHARED] += roles
+        self.names[shared_names_mask()] += roles
         self.counts = [
             {
-                "same": np.array([w.get(f"count:{name}:{b}", 0.0) for b in interval_names("same:", COUNT_EDGES)]),
+                "same": np.array(
+                    [
+                        w.get(f"count:{name}:{b}", 0.0)
+                        for b in interval_names("same:", settings().clustering.count_edges)
+                    ]
+                ),
                 "differ": w.get(f"count:{name}:differ", 0.0),
                 "one": w.get(f"count:{name}:one", 0.0),
             }
             for name in ("killed", "injured", "fired")
         ]
-        self.dct = np.array([w.get(f, 0.0) for f in interval_names("dct:", DCT_EDGES)])
+        self.dct = np.array([w.get(f, 0.0) for f in interval_names("dct:", settings().clustering.dct_edges)])
         self.family = np.array([w.get(f"family:{f}", 0.0) for f in columns.families])
         self.cosine_edges = settings().clustering.title_cosine_edges
         self.cosine = np.array([w.get(f, 0.0) for f in interval_names("title:cosine:", self.cosine_edges)])
@@ -106,7 +130,10 @@ class WeightTables:
                 np.array([w.get(f"{part}:rare_shared:{k}", 0.0) for k in range(4)]),
                 edges,
             )
-            for part, edges in (("title", TITLE_RARITY_EDGES), ("lead", LEAD_RARITY_EDGES))
+            for part, edges in (
+                ("title", settings().clustering.title_rarity_edges),
+                ("lead", settings().clustering.lead_rarity_edges),
+            )
         }
         self.rules = max([0.0, *(v for f, v in w.items() if f.startswith("rules:"))])
         self.title_words = max([0.0, *(v for f, v in w.items() if f.startswith("title:words:"))])
@@ -115,27 +142,39 @@ class WeightTables:
 def _date_codes(columns: ReportColumns, tables: WeightTables, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     gap = np.maximum(np.maximum(columns.first[b] - columns.last[a], columns.first[a] - columns.last[b]), 0)
     both_days = columns.stated_day[a] & columns.stated_day[b]
-    days = interval_indices(np.abs(columns.day[a] - columns.day[b]), TEXT_DAY_EDGES) + len(DATE_GAP_EDGES) + 1
+    days = (
+        interval_indices(np.abs(columns.day[a] - columns.day[b]), settings().clustering.text_day_edges)
+        + len(settings().clustering.date_gap_edges)
+        + 1
+    )
     low, high = np.minimum(columns.kind[a], columns.kind[b]), np.maximum(columns.kind[a], columns.kind[b])
     overlap = tables.overlap_at + low * len(columns.kinds) + high
-    return np.where(gap > 0, interval_indices(gap, DATE_GAP_EDGES), np.where(both_days, days, overlap))
+    return np.where(
+        gap > 0, interval_indices(gap, settings().clustering.date_gap_edges), np.where(both_days, days, overlap)
+    )
 
 
 def _place_codes(columns: ReportColumns, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     sa, sb, ca, cb = columns.state[a], columns.state[b], columns.city[a], columns.city[b]
-    code = np.where((sa >= 0) | (sb >= 0), PLACES.index("place:one_unknown"), PLACES.index("place:both_unknown"))
+    code = np.where(
+        (sa >= 0) | (sb >= 0),
+        place_feature_names().index("place:one_unknown"),
+        place_feature_names().index("place:both_unknown"),
+    )
     code = np.where(
         (sa >= 0) & (sb >= 0),
         np.where(
-            (ca >= 0) | (cb >= 0), PLACES.index("place:same_state:one_city"), PLACES.index("place:same_state:no_city")
+            (ca >= 0) | (cb >= 0),
+            place_feature_names().index("place:same_state:one_city"),
+            place_feature_names().index("place:same_state:no_city"),
         ),
         code,
     )
     two_cities = (ca >= 0) & (cb >= 0)
     apart = np.flatnonzero(two_cities & (ca != cb))
     code[apart] = _distance_codes(columns, a[apart], b[apart])
-    code[two_cities & (ca == cb)] = PLACES.index("place:same_city")
-    code[(sa >= 0) & (sb >= 0) & (sa != sb)] = PLACES.index("place:states_differ")
+    code[two_cities & (ca == cb)] = place_feature_names().index("place:same_city")
+    code[(sa >= 0) & (sb >= 0) & (sa != sb)] = place_feature_names().index("place:states_differ")
     return code
 
 
@@ -146,18 +185,18 @@ def _distance_codes(columns: ReportColumns, a: np.ndarray, b: np.ndarray) -> np.
     width = len(columns.locations) + 1
     keys, inverse = np.unique((columns.located[a] + 1) * width + columns.located[b] + 1, return_inverse=True)
     x, y = keys // width - 1, keys % width - 1
-    unknown = PLACES.index("place:city_km:unknown")
+    unknown = place_feature_names().index("place:city_km:unknown")
     codes = np.full(len(keys), unknown, dtype=np.int64)
     known = (x >= 0) & (y >= 0) & columns.has_coordinates[np.maximum(x, 0)] & columns.has_coordinates[np.maximum(y, 0)]
     here, there = x[known], y[known]
     km = _sphere_km(columns.coordinates[here], columns.coordinates[there])
     low, high = (
-        interval_indices(km * (1 - SPHERE_ERROR), CITY_KM_EDGES),
-        interval_indices(km * (1 + SPHERE_ERROR), CITY_KM_EDGES),
+        interval_indices(km * (1 - SPHERE_ERROR), settings().clustering.city_km_edges),
+        interval_indices(km * (1 + SPHERE_ERROR), settings().clustering.city_km_edges),
     )
     for k in np.flatnonzero(low != high).tolist():
         km_exact = city_distance_km(*columns.locations[here[k]], *columns.locations[there[k]])
-        high[k] = interval_indices(np.array([km_exact]), CITY_KM_EDGES)[0]
+        high[k] = interval_indices(np.array([km_exact]), settings().clustering.city_km_edges)[0]
     codes[known] = unknown + 1 + high
     return codes[inverse.reshape(-1)]
 
@@ -175,10 +214,14 @@ def _unshared_name_codes(columns: ReportColumns, a: np.ndarray, b: np.ndarray) -
     sole = columns.sole[a] & columns.sole[b]
     either, both = columns.named[a] | columns.named[b], columns.named[a] & columns.named[b]
     code = np.where(
-        either, np.where(both, NAMES.index("names:different"), NAMES.index("names:one_side")), NAMES.index("names:none")
+        either,
+        np.where(both, name_feature_names().index("names:different"), name_feature_names().index("names:one_side")),
+        name_feature_names().index("names:none"),
     )
     different_victims = np.where(
-        sole, NAMES.index("names:different_sole_victims"), NAMES.index("names:different_victims")
+        sole,
+        name_feature_names().index("names:different_sole_victims"),
+        name_feature_names().index("names:different_victims"),
     )
     return np.where(both_harmed, different_victims, code)
 
@@ -188,7 +231,9 @@ def _count_weights(columns: ReportColumns, tables: WeightTables, a: np.ndarray, 
     for k, weights in enumerate(tables.counts):
         here, there = columns.counts[a, k], columns.counts[b, k]
         both, one = (here > 0) & (there > 0), (here > 0) ^ (there > 0)
-        same = weights["same"][np.minimum(interval_indices(here, COUNT_EDGES), len(weights["same"]) - 1)]
+        same = weights["same"][
+            np.minimum(interval_indices(here, settings().clustering.count_edges), len(weights["same"]) - 1)
+        ]
         total += np.where(both, np.where(here == there, same, weights["differ"]), np.where(one, weights["one"], 0.0))
     return total
 
@@ -220,7 +265,7 @@ def _text_weights(columns: ReportColumns, tables: WeightTables, a: np.ndarray, b
             continue
         shared = words[a].multiply(words[b])
         rarest = np.asarray(shared.multiply(rarities[None, :]).max(axis=1).toarray()).reshape(-1)
-        rare = np.asarray(shared @ (rarities >= RARE_WORD).astype(np.float32)).reshape(-1)
+        rare = np.asarray(shared @ (rarities >= settings().clustering.rare_word).astype(np.float32)).reshape(-1)
         part_weight = rarest_weights[interval_indices(rarest, edges)] + rare_weights[np.minimum(rare.astype(int), 3)]
         total += np.where(present[a] & present[b], part_weight, 0.0)
     return total
@@ -234,7 +279,7 @@ def _bound_chunk(
     date, place = _date_codes(columns, tables, a, b), _place_codes(columns, a, b)
     names = tables.names[_unshared_name_codes(columns, a, b), place, date]
     may_share = np.asarray(columns.last_names[a].multiply(columns.alike_names[b]).sum(axis=1)).reshape(-1) > 0
-    best_shared = tables.names[SHARED][:, place, date].max(axis=0)
+    best_shared = tables.names[shared_names_mask()][:, place, date].max(axis=0)
     names = np.where(may_share, np.maximum(names, best_shared), names)
     bound = (
         model.bias
@@ -243,7 +288,7 @@ def _bound_chunk(
         + tables.place_date[place, date]
         + names
         + _count_weights(columns, tables, a, b)
-        + tables.dct[interval_indices(np.abs(columns.dct[a] - columns.dct[b]), DCT_EDGES)]
+        + tables.dct[interval_indices(np.abs(columns.dct[a] - columns.dct[b]), settings().clustering.dct_edges)]
         + tables.family[columns.family[a]]
         + _text_weights(columns, tables, a, b)
         + tables.rules
@@ -259,7 +304,9 @@ def _exact_names_and_words(
     a, b = reports[pair[0]], reports[pair[1]]
     w = model.weights
     names = name_features(a, b)
-    conjoined = w.get(f"{PLACES[codes[0]]}&{names[0]}", 0.0) + w.get(f"{tables.dates[codes[1]]}&{names[0]}", 0.0)
+    conjoined = w.get(f"{place_feature_names()[codes[0]]}&{names[0]}", 0.0) + w.get(
+        f"{tables.dates[codes[1]]}&{names[0]}", 0.0
+    )
     return sum(w.get(f, 0.0) for f in names) + conjoined + w.get(title_words_feature(a, b), 0.0)
 
 

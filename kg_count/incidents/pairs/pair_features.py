@@ -22,23 +22,12 @@ from kg_count.incidents.reports.word_rarity import WordRarity
 from kg_count.settings import settings
 
 
-TITLE_RARITY_EDGES = (3, 4, 5, 6, 7)  # bins of the rarest word two titles share
-LEAD_RARITY_EDGES = (4, 5, 6, 7)  # ... two leads share
-RARE_WORD = 5  # a shared word at least this rare is counted
-DATE_GAP_EDGES = (3, 8, 31, 366)  # bins of the days between two reports' date intervals
-TEXT_DAY_EDGES = (1, 2)  # ... between two stated days
-CITY_KM_EDGES = (10, 25, 60, 150)  # ... of the kilometres between two cities
-SHARED_NAME_EDGES = (2, 3)  # ... of the number of names both reports give
-COUNT_EDGES = (2, 4)  # ... of a count both reports give alike
-TITLE_WORD_EDGES = (40, 60, 80)  # ... of the titles' words' token-set ratio
-DCT_EDGES = (1, 2, 4, 8, 31)  # ... of the days between the publication dates
-
-
 def rarity_edges() -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The rarities at which some pair feature or decision changes, for title words and for lead words
-    (sorted): the bins' edges, ``RARE_WORD`` and, for titles, the [clustering] ``state_bridge_rarity``."""
-    bridge = settings().clustering.state_bridge_rarity
-    return tuple(sorted({*TITLE_RARITY_EDGES, RARE_WORD, bridge})), tuple(sorted({*LEAD_RARITY_EDGES, RARE_WORD}))
+    (sorted): the bins' edges, the [clustering] ``rare_word`` and, for titles, ``state_bridge_rarity``."""
+    chosen = settings().clustering
+    titles = {*chosen.title_rarity_edges, chosen.rare_word, chosen.state_bridge_rarity}
+    return tuple(sorted(titles)), tuple(sorted({*chosen.lead_rarity_edges, chosen.rare_word}))
 
 
 @dataclass(frozen=True)
@@ -84,9 +73,9 @@ def _date_features(a: Report, b: Report) -> list[str]:
     kinds = "|".join(sorted(f"{r.certainty}:{r.granularity}" for r in (a, b)))
     gap = days_between(a, b)
     if gap:
-        return [f"date:apart:{interval_name(gap, DATE_GAP_EDGES)}"]
+        return [f"date:apart:{interval_name(gap, settings().clustering.date_gap_edges)}"]
     if a.certainty == b.certainty == "text" and a.granularity == b.granularity == "day":
-        return [f"date:text_days:{interval_name(abs((a.date - b.date).days), TEXT_DAY_EDGES)}"]
+        return [f"date:text_days:{interval_name(abs((a.date - b.date).days), settings().clustering.text_day_edges)}"]
     return [f"date:overlap:{kinds}"]
 
 
@@ -97,7 +86,10 @@ def _place_features(a: Report, b: Report) -> list[str]:
         if a.city_iri == b.city_iri:
             return ["place:same_city"]
         distance = distance_km(a, b)
-        return ["place:city_km:" + ("unknown" if distance is None else interval_name(distance, CITY_KM_EDGES))]
+        return [
+            "place:city_km:"
+            + ("unknown" if distance is None else interval_name(distance, settings().clustering.city_km_edges))
+        ]
     if a.state_iri and b.state_iri:
         return ["place:same_state:" + ("one_city" if a.city_iri or b.city_iri else "no_city")]
     if a.state_iri or b.state_iri:
@@ -122,7 +114,7 @@ def name_features(a: Report, b: Report) -> list[str]:
     if shared:
         roles = {p.role for p in a.named_participants if p.full_name in shared}
         return [
-            f"names:shared:{interval_name(len(shared), SHARED_NAME_EDGES)}",
+            f"names:shared:{interval_name(len(shared), settings().clustering.shared_name_edges)}",
             *(f"names:shared_role:{r}" for r in sorted(roles)),
         ]
     if names_a_victim(a) and names_a_victim(b):
@@ -139,7 +131,8 @@ def _count_features(a: Report, b: Report) -> list[str]:
         here, there = getattr(a, name), getattr(b, name)
         if here and there:
             features.append(
-                f"count:{name}:" + (f"same:{interval_name(here, COUNT_EDGES)}" if here == there else "differ")
+                f"count:{name}:"
+                + (f"same:{interval_name(here, settings().clustering.count_edges)}" if here == there else "differ")
             )
         elif here or there:
             features.append(f"count:{name}:one")
@@ -149,20 +142,20 @@ def _count_features(a: Report, b: Report) -> list[str]:
 def title_words_feature(a: Report, b: Report) -> str:
     """How alike the two titles' words are (token-set ratio, in bins)."""
     ratio = fuzz.token_set_ratio(title_words(a.title), title_words(b.title))
-    return f"title:words:{interval_name(ratio, TITLE_WORD_EDGES)}"
+    return f"title:words:{interval_name(ratio, settings().clustering.title_word_edges)}"
 
 
 def _text_features(a: Report, b: Report, similarity: Similarity) -> list[str]:
     features = [title_words_feature(a, b)]
     for part, rarity, edges in (
-        ("title", similarity.rarity, TITLE_RARITY_EDGES),
-        ("lead", similarity.lead_rarity, LEAD_RARITY_EDGES),
+        ("title", similarity.rarity, settings().clustering.title_rarity_edges),
+        ("lead", similarity.lead_rarity, settings().clustering.lead_rarity_edges),
     ):
         here, there = getattr(a, part), getattr(b, part)
         if rarity and here and there:
             shared = shared_rarities(here, there, rarity)
             features.append(f"{part}:rarest_shared:{interval_name(max(shared, default=0.0), edges)}")
-            features.append(f"{part}:rare_shared:{min(sum(x >= RARE_WORD for x in shared), 3)}")
+            features.append(f"{part}:rare_shared:{min(sum(x >= settings().clustering.rare_word for x in shared), 3)}")
     if similarity.title is not None:
         features.append(f"title:cosine:{interval_name(similarity.title, settings().clustering.title_cosine_edges)}")
     follow = sum(has_follow_up_title(r.title) for r in (a, b))
@@ -191,7 +184,7 @@ def pair_features(a: Report, b: Report, similarity: Similarity = Similarity()) -
         *_count_features(a, b),
         *_text_features(a, b, similarity),
         _rule_feature(a, b),
-        f"dct:{interval_name(abs((a.dct - b.dct).days), DCT_EDGES)}",
+        f"dct:{interval_name(abs((a.dct - b.dct).days), settings().clustering.dct_edges)}",
         f"family:{a.family}",
     ]
     features.append(f"{place[0]}&{date[0]}")
