@@ -53,7 +53,7 @@ def held_out_answers(candidates, questions, gold, folds, extra, answered=None):
     for fold in sorted(set(folds.values()) if answered is None else answered):
         train = {q: c for q, c in candidates.items() if folds[q] != fold}
         train.update(extra["candidates"])
-        model, chosen = fit(train, {**gold, **extra["gold"]}, {**questions, **extra["questions"]})
+        model, prior, chosen = fit(train, {**gold, **extra["gold"]}, {**questions, **extra["questions"]})
         settings[fold] = chosen
         for qid in (q for q in candidates if folds[q] == fold):
             found = candidates[qid]
@@ -69,7 +69,8 @@ def held_out_answers(candidates, questions, gold, folds, extra, answered=None):
                         None, sorted(best_incident(questions[qid], held_out).doc_ids) if held_out else []
                     )
                 else:
-                    answers[name][qid] = answer_from_candidates(questions[qid], incidents, ps, model, use_prior)
+                    chosen_prior = prior if use_prior else None
+                    answers[name][qid] = answer_from_candidates(questions[qid], incidents, ps, model, chosen_prior)
     return answers, probabilities, settings
 
 

@@ -485,10 +485,10 @@ def write_html_report(args: argparse.Namespace, scores: dict, inputs: tuple[dict
     """Write the HTML report of ``kg-count evaluate --report`` from the ``scores`` of the read
     ``inputs`` (gold, system, questions), with the shipped answer prior; return the page's path."""
     from kg_count.evaluate.html_report import StoreView, write_report
-    from kg_count.incidents.grouping.confidence import shipped_model
+    from kg_count.answer.answer_prior import shipped_answer_prior
 
     if args.store is None:
-        return write_report(args.report, scores, *inputs, None, shipped_model().answer_prior)
+        return write_report(args.report, scores, *inputs, None, shipped_answer_prior())
     from kg_count.graph.store import GraphStore
     from kg_count.incidents.views.explain import incident_turtles
     from kg_count.incidents.views.incident_views import document_views, incident_views
@@ -497,7 +497,7 @@ def write_html_report(args: argparse.Namespace, scores: dict, inputs: tuple[dict
         documents = document_views(store)
         incidents, incident_of = incident_views(store, documents)
         view = StoreView(documents, incidents, incident_of, lambda ids: incident_turtles(store, ids))
-        return write_report(args.report, scores, *inputs, view, shipped_model().answer_prior)
+        return write_report(args.report, scores, *inputs, view, shipped_answer_prior())
 
 
 def run_sample(args: argparse.Namespace) -> int:

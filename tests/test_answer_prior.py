@@ -6,7 +6,7 @@ import datetime as dt
 import pytest
 
 from kg_count.answer.graph_answer import FoundIncident, answer_from_candidates, count_evidence
-from kg_count.incidents.grouping.answer_prior import AnswerPrior, fit_prior, shape_keys
+from kg_count.answer.answer_prior import AnswerPrior, fit_prior, shape_keys
 from kg_count.incidents.grouping.confidence import IncidentModel
 from kg_count.io.questions import parse_question
 
@@ -60,12 +60,12 @@ def _incident(iri, killed=1, named=None):
 
 
 def test_switching_the_prior_off_gives_the_evidence_alone():
-    model = IncidentModel({}, 0.0, 0.5, answer_prior=_prior([2] * 40 + [1]))
+    model, prior = IncidentModel({}, 0.0, 0.5), _prior([2] * 40 + [1])
     question = _question()
     incidents = [_incident("a"), _incident("b")]
     probabilities = [0.9, 0.4]  # evidence: 1 is likeliest (0.54), 2 next (0.36)
-    assert answer_from_candidates(question, incidents, probabilities, model, answer_prior=False).numerical_answer == 1
-    assert answer_from_candidates(question, incidents, probabilities, model).numerical_answer == 2
+    assert answer_from_candidates(question, incidents, probabilities, model, None).numerical_answer == 1
+    assert answer_from_candidates(question, incidents, probabilities, model, prior).numerical_answer == 2
 
 
 def test_a_participant_question_counts_the_named_people_with_the_asked_status():

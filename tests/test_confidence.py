@@ -24,6 +24,7 @@ from kg_count.incidents.grouping.confidence import (
     shipped_model,
     training_settings,
 )
+from kg_count.answer.answer_prior import shipped_answer_prior
 from kg_count.training.incident_fitting import IncidentCandidate, label_candidates, question_folds
 from kg_count.io.answers import GoldAnswer
 from kg_count.io.questions import parse_question
@@ -165,7 +166,7 @@ def test_a_name_whose_carrier_hardly_took_part_weighs_less():
 def test_the_shipped_model_loads_offline():
     model = shipped_model()
     assert model.weights and 0 < model.threshold < 1 and set(model.missed_rate) == {"2", "3"}
-    prior = model.answer_prior
+    prior = shipped_answer_prior()
     assert set(prior.weight) == {"2", "3"} and {"s2", "s3"} <= set(prior.distributions)
 
 

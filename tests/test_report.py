@@ -93,7 +93,7 @@ def test_worst_questions_read_as_text_with_incidents_and_marked_documents(tmp_pa
 
 def test_the_report_shows_the_answer_prior_of_the_questions_shapes(tmp_path):
     from kg_count.evaluate.html_report import write_report
-    from kg_count.incidents.grouping.answer_prior import fit_prior
+    from kg_count.answer.answer_prior import fit_prior
     from kg_count.io.answers import GoldAnswer, SystemAnswer
     from kg_count.io.questions import parse_question
 

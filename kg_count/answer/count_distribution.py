@@ -2,7 +2,7 @@
 
 The S2 and S3 answers read it (``graph_answer``): each candidate incident's probability of being an asked
 one, each one's size (people, for S3) and the expected number the queries miss give the distribution;
-the answer prior (``incidents.answer_prior``) weighs it, or its mode is the answer.
+the answer prior (``answer.answer_prior``) weighs it, or its mode is the answer.
 """
 
 from __future__ import annotations

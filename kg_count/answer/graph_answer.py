@@ -15,7 +15,7 @@ full name; then the city's state; then the
 sibling gun-violence type; then without the asked place, then without the asked time) and the incident
 nearest to what was asked is taken. S2: the number of incidents that the evidence (the
 Poisson-binomial of their probabilities) and the learned prior over answers make likeliest
-(``incidents.answer_prior``; ``answer_prior=False``: the evidence's mode). S3: the same for the number of
+(``answer.answer_prior``; ``answer_prior=False``: the evidence's mode). S3: the same for the number of
 people killed (killing), injured (injuring) or fired (job_firing) in them; a question that names someone
 counts the people who carry the name with that status.
 S2 and S3 answer with the documents of the incidents whose probability reaches the model's
@@ -34,6 +34,7 @@ from rdflib import XSD, Literal, URIRef
 
 from kg_count.incidents.store.incident_graph import name_key
 from kg_count.incidents.store.incident_versions import incident_sparql
+from kg_count.answer.answer_prior import AnswerPrior, shipped_answer_prior
 from kg_count.answer.count_distribution import count_distribution, most_probable
 from kg_count.incidents.grouping.confidence import (
     IncidentModel,
@@ -300,15 +301,15 @@ def answer_from_candidates(
     incidents: list[FoundIncident],
     probabilities: list[float],
     model: IncidentModel,
-    answer_prior: bool = True,
+    prior: AnswerPrior | None,
 ) -> SystemAnswer:
     """The answer to an S2 or S3 question from its candidate incidents, their probabilities and the model's
-    document threshold and rate of incidents (people) the queries miss: the count the evidence and the
-    model's prior over answers make likeliest (``answer_prior`` False: the evidence alone)."""
+    document threshold and rate of incidents (people) the queries miss: the count the evidence and ``prior``, the
+    prior over answers, make likeliest (``prior`` None: the evidence alone)."""
     chosen = [i for i, p in zip(incidents, probabilities) if p >= model.threshold]
     documents = sorted({doc for incident in chosen for doc in incident.doc_ids})
     evidence = count_evidence(question, incidents, probabilities, model.missed_rate.get(str(question.subtask), 0.0))
-    count = model.answer_prior.decide(question, evidence) if answer_prior else most_probable(evidence)
+    count = prior.decide(question, evidence) if prior is not None else most_probable(evidence)
     return SystemAnswer(count, documents)
 
 
@@ -374,8 +375,8 @@ def candidate_incidents(store: GraphStore, question: Question) -> list[FoundInci
 
 
 def answer_task_question(store: GraphStore, question: Question, answer_prior: bool = True) -> SystemAnswer:
-    """Answer one question from the store's incidents and the shipped incident-match model (with its answer
-    prior unless ``answer_prior`` is False)."""
+    """Answer one question from the store's incidents, the shipped incident-match model and the shipped answer
+    prior (unless ``answer_prior`` is False)."""
     model = shipped_model()
     incidents = candidate_incidents(store, question)
     probabilities = [
@@ -384,7 +385,8 @@ def answer_task_question(store: GraphStore, question: Question, answer_prior: bo
     ]
     if question.subtask == 1:
         return SystemAnswer(None, sorted(best_incident(question, incidents).doc_ids) if incidents else [])
-    return answer_from_candidates(question, incidents, probabilities, model, answer_prior)
+    prior = shipped_answer_prior() if answer_prior else None
+    return answer_from_candidates(question, incidents, probabilities, model, prior)
 
 
 def answer_from_store(

@@ -180,7 +180,7 @@ PRIOR_COLUMNS = ("0", "1", "2", "3", "4-9", "10+")
 
 
 def _prior_section(number: str, ids: Iterable[str], questions: Mapping[str, Question], prior) -> str:
-    """The answer prior (``incidents.answer_prior.AnswerPrior``) the decisions weighed for the shapes of this
+    """The answer prior (``answer.answer_prior.AnswerPrior``) the decisions weighed for the shapes of this
     subtask's questions: the prior's weight and the share of each answer."""
     if prior is None or number not in ("2", "3"):
         return ""

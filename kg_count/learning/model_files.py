@@ -43,6 +43,7 @@ SHIPPED = {
     "extraction": ModelSpec("extraction.json", "extraction", ("extraction", "training")),
     "coreference": ModelSpec("coreference.json", "coreference", ("clustering", "training")),
     "incident_match": ModelSpec("incident_match.json", "incidents", ("clustering", "confidence", "training")),
+    "answer_prior": ModelSpec("answer_prior.json", "incidents", ("clustering", "confidence", "training")),
     "person_status": ModelSpec("person_status.json", "person-status", ("training",)),
     "qa_triggers": ModelSpec("qa_triggers.json", "qa", ("qa_training", "training")),
     "qa_temporal": ModelSpec("qa_temporal.json", "qa", ("qa_training", "training")),

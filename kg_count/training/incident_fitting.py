@@ -255,7 +255,7 @@ def prior_weights(
     ``answer_prior_weight_grid``) whose decisions are right most often out of fold: each fold's questions decided
     with a prior fitted on the other folds' gold answers, from out-of-fold probabilities. Ties go to the lower
     squared error, then the smaller weight; other ties to the first smoothing, tail and rule."""
-    from kg_count.incidents.grouping.answer_prior import LARGE_ANSWERS, TAILS, fit_prior
+    from kg_count.answer.answer_prior import LARGE_ANSWERS, TAILS, fit_prior
 
     counted = [q for q in candidates if questions[q].subtask in (2, 3)]
     evidence = {
@@ -320,10 +320,11 @@ def fit(
     The L2 weight is the one with the lowest out-of-fold log loss, the document threshold the one with
     the best out-of-fold document F1; each subtask's rate of missed incidents (people) is kept when it
     lowers the out-of-fold squared error of the counts, else 0; the answer prior is fitted on the gold
-    answers and weighed per subtask as ``prior_weights`` chooses. Returns the IncidentModel and the settings.
+    answers and weighed per subtask as ``prior_weights`` chooses. Returns the IncidentModel, the AnswerPrior and the
+    settings chosen.
     """
     from kg_count.answer.graph_answer import LOOSENING_RELAXATIONS
-    from kg_count.incidents.grouping.answer_prior import fit_prior
+    from kg_count.answer.answer_prior import fit_prior
     from kg_count.learning.linear_model import train
 
     candidates = {
@@ -347,20 +348,24 @@ def fit(
         large_answer=choice.large_answer,
     )
     fitted = train([(c.features, c.label) for found in candidates.values() for c in found], l2=l2)
-    model = IncidentModel(fitted.weights, fitted.bias, threshold, missed_rate=rates, answer_prior=prior)
-    return model, {
-        "l2": l2,
-        "doc_threshold": threshold,
-        "missed_rate": model.missed_rate,
-        "prior_weight": choice.weights,
-        "prior_smoothing": choice.smoothing,
-        "prior_tail": choice.tail,
-        "prior_large_answer": choice.large_answer,
-        "prior_accuracy": choice.accuracy,
-        "log_loss": {str(k): round(v, 4) for k, v in losses.items()},
-        "questions": len(candidates),
-        "candidates": sum(len(f) for f in candidates.values()),
-    }
+    model = IncidentModel(fitted.weights, fitted.bias, threshold, missed_rate=rates)
+    return (
+        model,
+        prior,
+        {
+            "l2": l2,
+            "doc_threshold": threshold,
+            "missed_rate": model.missed_rate,
+            "prior_weight": choice.weights,
+            "prior_smoothing": choice.smoothing,
+            "prior_tail": choice.tail,
+            "prior_large_answer": choice.large_answer,
+            "prior_accuracy": choice.accuracy,
+            "log_loss": {str(k): round(v, 4) for k, v in losses.items()},
+            "questions": len(candidates),
+            "candidates": sum(len(f) for f in candidates.values()),
+        },
+    )
 
 
 def task_data(task_dir: Path) -> tuple[dict[str, Question], dict[str, GoldAnswer]]:

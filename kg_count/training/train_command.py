@@ -133,18 +133,19 @@ def train_coreference(place: TrainingPlace) -> Path:
 
 
 def train_incidents(place: TrainingPlace) -> Path:
-    """Fit the incident-match model and its answer prior on trial's and test-dev's questions with gold; its
-    settings (L2 weight, document threshold, prior weights) chosen by inner cross-validation by state."""
+    """Fit the incident-match model and the answer prior (``answer_prior.json``) on trial's and test-dev's questions
+    with gold; their settings (L2 weight, document threshold, prior weights) chosen by inner cross-validation by
+    state."""
     from kg_count.training.incident_fitting import fit, labelled_tasks
 
     tasks = [(place.task(name), _built_store(place, name)) for name in place.task_sets]
     status("fitting the incident-match model")
     questions, gold, candidates = labelled_tasks(tasks)
-    model, chosen = fit(candidates, gold, questions)
+    model, prior, chosen = fit(candidates, gold, questions)
     data = {name: data_sha256(place.task(name)) for name in place.task_sets}
-    return save_shipped_model(
-        "incident_match", model, place.models_dir, data, {"chosen_by_inner_cross_validation": chosen}
-    )
+    scores = {"chosen_by_inner_cross_validation": chosen}
+    save_shipped_model("answer_prior", prior, place.models_dir, data, scores)
+    return save_shipped_model("incident_match", model, place.models_dir, data, scores)
 
 
 def train_person_status(place: TrainingPlace) -> Path:

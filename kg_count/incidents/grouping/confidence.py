@@ -28,7 +28,6 @@ from typing import Iterable, Sequence
 from kg_count.geography import city_standing_for
 from kg_count.incidents.reports.follow_up import has_follow_up_title
 from kg_count.learning.bins import interval_name
-from kg_count.incidents.grouping.answer_prior import AnswerPrior
 from kg_count.nlp.participants import PARTICIPATING_ROLES
 from kg_count.learning.linear_model import LinearModel, logit
 from kg_count.learning.model_files import load_shipped_model, model_path
@@ -43,11 +42,10 @@ MODEL_PATH = model_path("incident_match")
 @dataclass
 class IncidentModel(LinearModel):
     """The incident-match model: a LinearModel (its threshold: the document threshold), per subtask the
-    mean number of gold incidents (S2) or people (S3) the queries miss per candidate found, and the
-    prior over answers the S2 and S3 decisions weigh (``answer_prior``)."""
+    mean number of gold incidents (S2) or people (S3) the queries miss per candidate found. (The prior over
+    answers the S2 and S3 decisions weigh is its own model: ``kg_count.answer.answer_prior``.)"""
 
     missed_rate: dict[str, float] = field(default_factory=dict)
-    answer_prior: AnswerPrior = field(default_factory=AnswerPrior)
 
     retrain = "kg-count train incidents"
 
@@ -57,18 +55,13 @@ class IncidentModel(LinearModel):
         return {
             **super().to_json(),
             "missed_rate": {k: round(v, 4) for k, v in sorted(self.missed_rate.items())},
-            "answer_prior": self.answer_prior.to_json(),
             "settings": self.trained_with or training_settings(),
         }
 
     @classmethod
     def from_json(cls, data: dict) -> "IncidentModel":
-        """The model as ``to_json`` wrote it, with its missed rates and answer prior."""
-        return super().from_json(
-            data,
-            missed_rate={k: float(v) for k, v in data.get("missed_rate", {}).items()},
-            answer_prior=AnswerPrior.from_json(data.get("answer_prior", {})),
-        )
+        """The model as ``to_json`` wrote it, with its missed rates."""
+        return super().from_json(data, missed_rate={k: float(v) for k, v in data.get("missed_rate", {}).items()})
 
 
 def training_settings() -> dict[str, dict]:

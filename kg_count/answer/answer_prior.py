@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
+from kg_count.learning.model_files import load_shipped_model
 from kg_count.settings import settings
 
 TAILS = ("geometric", "power")
@@ -166,3 +167,9 @@ def fit_prior(
             logs = [math.log((v + 0.5) / (cap - 0.5)) for v in large]
             exponents[key] = 1 + len(logs) / sum(logs) if logs else 2.0
     return AnswerPrior(distributions, ratios, exponents, dict(weight or {}), cap, tail, large_answer)
+
+
+def shipped_answer_prior() -> AnswerPrior:
+    """The shipped answer prior (``kg_count/models/answer_prior.json``, written by ``kg-count train incidents``
+    beside the incident-match model), read once."""
+    return load_shipped_model("answer_prior", AnswerPrior.from_json)
