@@ -6,7 +6,7 @@ Usage: python benchmarks/measure_counting.py --store DIR --task-dir TEST_DEV [--
 
 The locked fold (``benchmarks/locked_fold.json``: a seeded fifth of test-dev's fold units drawn before any
 tuning, ``kg_count.training.locked_fold``) is left out of everything by default. The other questions (S1, S2,
-S3 of ``--task-dir``) fall into folds by state (``kg_count.training.incident_fitting``: the asked state or the
+S3 of ``--task-dir``) fall into folds by state (``kg_count.training.incident_match_fitting``: the asked state or the
 asked city's state; participant questions by the asked name's last word). For each fold, the
 incident-match model and its settings (L2 weight, document threshold, missed rates, the answer prior's
 weights, smoothing and tail, by inner cross-validation) are fitted on the other folds' questions (plus
@@ -36,7 +36,7 @@ from pathlib import Path
 from kg_count.answer.graph_answer import answer_from_candidates, best_incident
 from kg_count.evaluate.calibration import reliability
 from kg_count.evaluate.task_scores import evaluate_answers
-from kg_count.training.incident_fitting import fit, labelled_tasks, question_folds
+from kg_count.training.incident_match_fitting import fit, labelled_tasks, question_folds
 from kg_count.training.locked_fold import read_locked_units, split_locked
 from kg_count.io.answers import SystemAnswer, read_system_answers, write_system_answers
 

@@ -7,7 +7,7 @@ import pytest
 
 from kg_count.answer.graph_answer import FoundIncident, answer_from_candidates, count_evidence
 from kg_count.answer.answer_prior import AnswerPrior, fit_prior, shape_keys
-from kg_count.incidents.grouping.confidence import IncidentModel
+from kg_count.incidents.grouping.incident_match import IncidentMatchModel
 from kg_count.io.questions import parse_question
 
 DBR = "http://dbpedia.org/resource/"
@@ -60,7 +60,7 @@ def _incident(iri, killed=1, named=None):
 
 
 def test_switching_the_prior_off_gives_the_evidence_alone():
-    model, prior = IncidentModel({}, 0.0, 0.5), _prior([2] * 40 + [1])
+    model, prior = IncidentMatchModel({}, 0.0, 0.5), _prior([2] * 40 + [1])
     question = _question()
     incidents = [_incident("a"), _incident("b")]
     probabilities = [0.9, 0.4]  # evidence: 1 is likeliest (0.54), 2 next (0.36)

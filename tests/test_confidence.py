@@ -17,15 +17,15 @@ from kg_count.graph.namespaces import KGC
 from kg_count.graph.store import GraphStore
 from kg_count.incidents.grouping.scored_incidents import incidents_of
 from kg_count.answer.count_distribution import count_distribution, most_probable
-from kg_count.incidents.grouping.confidence import (
-    IncidentModel,
+from kg_count.incidents.grouping.incident_match import (
+    IncidentMatchModel,
     match_features,
     match_probability,
     shipped_model,
     training_settings,
 )
 from kg_count.answer.answer_prior import shipped_answer_prior
-from kg_count.training.incident_fitting import IncidentCandidate, label_candidates, question_folds
+from kg_count.training.incident_match_fitting import IncidentCandidate, label_candidates, question_folds
 from kg_count.io.answers import GoldAnswer
 from kg_count.io.questions import parse_question
 from tests.helpers import DBR, MEMPHIS, report
@@ -94,9 +94,9 @@ def test_folds_keep_a_state_together_and_a_city_with_its_state():
 
 
 def test_model_file_round_trip(tmp_path):
-    model = IncidentModel({"docs:<2": -0.5}, 0.3, 0.25, missed_rate={"2": 0.2})
+    model = IncidentMatchModel({"docs:<2": -0.5}, 0.3, 0.25, missed_rate={"2": 0.2})
     model.save(tmp_path / "m.json")
-    again = IncidentModel.load(tmp_path / "m.json")
+    again = IncidentMatchModel.load(tmp_path / "m.json")
     assert again.trained_with == training_settings()  # the settings in force when it was written
     assert again == replace(model, trained_with=training_settings())
     assert again.missed_rate == {"2": 0.2}
@@ -174,7 +174,7 @@ def test_measuring_reads_a_store_as_built_and_needs_its_incident_graph(tmp_path)
     from kg_count.errors import StoreError
     from kg_count.graph.store import GraphStore
     from kg_count.incidents.update.materialise import stored_fingerprint
-    from kg_count.training.incident_fitting import labelled_tasks
+    from kg_count.training.incident_match_fitting import labelled_tasks
 
     with GraphStore(tmp_path / "store"):
         pass
@@ -191,7 +191,7 @@ def test_reports_can_be_grouped_by_another_coreference_model(tmp_path):
 
     from kg_count.incidents.pairs.coreference_model import COREFERENCE_MODEL_PATH, shipped_coreference_model
     from kg_count.incidents.update.materialise import ensure_incidents, fingerprint, stored_fingerprint
-    from kg_count.training.incident_fitting import labelled_tasks
+    from kg_count.training.incident_match_fitting import labelled_tasks
 
     reports = [report("a"), report("b")]  # one shooting, same city and day
     assert len(incidents_of(reports)) == 1

@@ -51,7 +51,7 @@ def test_the_file_round_trips_and_a_broken_one_is_named(tmp_path):
 def test_the_committed_locked_fold_is_the_seeded_draw_of_test_dev(task_data):
     from pathlib import Path
 
-    from kg_count.training.incident_fitting import task_data as read_task
+    from kg_count.training.incident_match_fitting import task_data as read_task
 
     questions, _ = read_task(task_data / "test-dev")
     committed = read_locked_units(Path(__file__).parents[1] / "benchmarks" / "locked_fold.json")

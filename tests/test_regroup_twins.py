@@ -3,7 +3,7 @@
 import datetime as dt
 import random
 
-from kg_count.incidents.grouping.confidence import twin_features
+from kg_count.incidents.grouping.incident_match import twin_features
 from kg_count.incidents.update.regroup import changed_twins
 from kg_count.incidents.store.stored_incidents import StoredIncident
 

@@ -131,7 +131,7 @@ def test_the_cli_reports_a_bad_settings_file_without_a_traceback(monkeypatch, tm
 
 
 def test_the_incident_model_records_its_settings_and_warns_when_others_are_in_force(monkeypatch, tmp_path, caplog):
-    from kg_count.incidents.grouping.confidence import shipped_model
+    from kg_count.incidents.grouping.incident_match import shipped_model
 
     assert shipped_model().trained_with["clustering"]["same_day"] == load_settings().clustering.same_day
     with caplog.at_level("WARNING", logger="kg_count"):

@@ -170,6 +170,6 @@ def fit_prior(
 
 
 def shipped_answer_prior() -> AnswerPrior:
-    """The shipped answer prior (``kg_count/models/answer_prior.json``, written by ``kg-count train incidents``
+    """The shipped answer prior (``kg_count/models/answer_prior.json``, written by ``kg-count train incident-match``
     beside the incident-match model), read once."""
     return load_shipped_model("answer_prior", AnswerPrior.from_json)

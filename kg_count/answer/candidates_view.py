@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kg_count.answer.graph_answer import candidate_incidents, candidate_match_features, query_plan
-from kg_count.incidents.grouping.confidence import match_probability, shipped_model
+from kg_count.incidents.grouping.incident_match import match_probability, shipped_model
 from kg_count.io.questions import Question
 
 if TYPE_CHECKING:

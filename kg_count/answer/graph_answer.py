@@ -6,7 +6,7 @@ bound to the fragments' variables in a VALUES row of RDF terms (serialised by rd
 question text is ever parsed as query syntax).
 Every incident found gets a probability that it is a distinct real incident answering the
 question: its learned confidence in the graph, with how it matches the question
-(``kg_count.incidents.grouping.confidence``).
+(``kg_count.incidents.grouping.incident_match``).
 S1: the incident most probably right (then most documents) and its documents; S1 always has an
 answer, so when nothing fits exactly the query is relaxed step by step (dates a few days either
 side, up to a week more for an incident dated only by its reports' publication, cities nearby and names
@@ -36,8 +36,8 @@ from kg_count.incidents.store.incident_graph import name_key
 from kg_count.incidents.store.incident_versions import incident_sparql
 from kg_count.answer.answer_prior import AnswerPrior, shipped_answer_prior
 from kg_count.answer.count_distribution import count_distribution, most_probable
-from kg_count.incidents.grouping.confidence import (
-    IncidentModel,
+from kg_count.incidents.grouping.incident_match import (
+    IncidentMatchModel,
     context_features,
     match_features,
     match_probability,
@@ -300,7 +300,7 @@ def answer_from_candidates(
     question: Question,
     incidents: list[FoundIncident],
     probabilities: list[float],
-    model: IncidentModel,
+    model: IncidentMatchModel,
     prior: AnswerPrior | None,
 ) -> SystemAnswer:
     """The answer to an S2 or S3 question from its candidate incidents, their probabilities and the model's

@@ -42,8 +42,8 @@ class ModelSpec:
 SHIPPED = {
     "extraction": ModelSpec("extraction.json", "extraction", ("extraction", "training")),
     "coreference": ModelSpec("coreference.json", "coreference", ("clustering", "training")),
-    "incident_match": ModelSpec("incident_match.json", "incidents", ("clustering", "confidence", "training")),
-    "answer_prior": ModelSpec("answer_prior.json", "incidents", ("clustering", "confidence", "training")),
+    "incident_match": ModelSpec("incident_match.json", "incident-match", ("clustering", "confidence", "training")),
+    "answer_prior": ModelSpec("answer_prior.json", "incident-match", ("clustering", "confidence", "training")),
     "person_status": ModelSpec("person_status.json", "person-status", ("training",)),
     "qa_triggers": ModelSpec("qa_triggers.json", "qa", ("qa_training", "training")),
     "qa_temporal": ModelSpec("qa_temporal.json", "qa", ("qa_training", "training")),

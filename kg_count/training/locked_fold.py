@@ -1,6 +1,6 @@
 """The locked fold: test-dev questions set aside before any tuning, scored once at the end.
 
-A question belongs to a fold unit (``incident_fitting.fold_unit``: its state, else the asked name's last
+A question belongs to a fold unit (``incident_match_fitting.fold_unit``: its state, else the asked name's last
 word). ``draw_locked_units`` deals a seeded fifth of the units to the locked fold, states and other units
 apart: the states in a seeded order, each taken while the locked share of state questions stays at most
 ``most``, until it reaches ``share`` (so that one state holding a third of the questions is not drawn
@@ -18,7 +18,7 @@ from typing import Iterable, Mapping
 from kg_count.errors import InputError
 from kg_count.io.atomic import read_json, write_json_atomic
 from kg_count.io.questions import Question
-from kg_count.training.incident_fitting import fold_unit
+from kg_count.training.incident_match_fitting import fold_unit
 
 LOCKED_SEED = 27
 LOCKED_SHARE = 0.2

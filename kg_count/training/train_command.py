@@ -5,8 +5,9 @@ The targets and what each reads (``DATA`` is the shared data folder, ``../shared
 - ``extraction``: gva-train's articles against their incidents' records -> ``extraction.json``;
 - ``coreference``: gold incidents of SemEval trial and test-dev and of gva-train, over their built stores
   -> ``coreference.json``;
-- ``incidents``: the incident-match model with its answer prior, from trial's and test-dev's questions with
-  gold over their stores (incidents grouped by the shipped coreference model) -> ``incident_match.json``;
+- ``incident-match``: the incident-match model and the answer prior, from trial's and test-dev's questions with
+  gold over their stores (incidents grouped by the shipped coreference model) -> ``incident_match.json``,
+  ``answer_prior.json``;
 - ``person-status``: gva-train's participant records over its store -> ``person_status.json``;
 - ``qa``: the four passage scorers from TORQUE, ESTER and TimeBank, and the ESTER answer ranker fitted on
   their cross-validated candidates -> ``qa_*.json``;
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-TARGETS = ("extraction", "coreference", "incidents", "person-status", "qa")
+TARGETS = ("extraction", "coreference", "incident-match", "person-status", "qa")
 TASK_SETS = ("trial", "test-dev")
 
 
@@ -132,11 +133,11 @@ def train_coreference(place: TrainingPlace) -> Path:
     return save_shipped_model("coreference", model, place.models_dir, data, scores)
 
 
-def train_incidents(place: TrainingPlace) -> Path:
+def train_incident_match(place: TrainingPlace) -> Path:
     """Fit the incident-match model and the answer prior (``answer_prior.json``) on trial's and test-dev's questions
     with gold; their settings (L2 weight, document threshold, prior weights) chosen by inner cross-validation by
     state."""
-    from kg_count.training.incident_fitting import fit, labelled_tasks
+    from kg_count.training.incident_match_fitting import fit, labelled_tasks
 
     tasks = [(place.task(name), _built_store(place, name)) for name in place.task_sets]
     status("fitting the incident-match model")
@@ -271,7 +272,7 @@ def train_qa(place: TrainingPlace) -> Path:
 TRAINERS: dict[str, Callable[[TrainingPlace], Path]] = {
     "extraction": train_extraction,
     "coreference": train_coreference,
-    "incidents": train_incidents,
+    "incident-match": train_incident_match,
     "person-status": train_person_status,
     "qa": train_qa,
 }

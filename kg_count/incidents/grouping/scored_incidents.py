@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from kg_count.incidents.grouping.cluster import Grouping, group_reports
-from kg_count.incidents.grouping.confidence import incident_features, shipped_model, twin_features
+from kg_count.incidents.grouping.incident_match import incident_features, shipped_model, twin_features
 from kg_count.incidents.pairs.coreference_model import CoreferenceModel
 from kg_count.incidents.grouping.person_status import shipped_person_status_model
 from kg_count.incidents.grouping.reconcile import Incident, reconcile

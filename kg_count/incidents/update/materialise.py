@@ -21,7 +21,7 @@ from kg_count.incidents.store.incident_versions import INCIDENTS_SLOT, incident_
 from kg_count.graph.document_graph import document_id
 from kg_count.graph.namespaces import KGC
 from kg_count.incidents.pairs.pair_context import text_rarities
-from kg_count.incidents.grouping.confidence import MODEL_PATH
+from kg_count.incidents.grouping.incident_match import MODEL_PATH
 from kg_count.incidents.pairs.coreference_model import COREFERENCE_MODEL_PATH, shipped_coreference_model
 from kg_count.incidents.grouping.person_status import PERSON_STATUS_PATH
 from kg_count.incidents.store.report_cache import (

@@ -39,7 +39,7 @@ from kg_count.incidents.pairs.added_candidates import added_candidate_pairs
 from kg_count.incidents.grouping.cluster import Grouping, ReportCluster, group_reports, pair_probabilities
 from kg_count.incidents.pairs.candidate_pairs import candidate_pair_array, pair_rows
 from kg_count.incidents.pairs.pair_context import PairContext
-from kg_count.incidents.grouping.confidence import twin_features
+from kg_count.incidents.grouping.incident_match import twin_features
 from kg_count.incidents.pairs.coreference_model import CoreferenceModel
 from kg_count.incidents.store.incident_graph import SCORE_PREDICATES, add_scores, incident_iri, incidents_as_triples
 from kg_count.incidents.store.incident_versions import current_version

@@ -17,7 +17,7 @@ from typing import Mapping, Sequence, TYPE_CHECKING
 
 from kg_count.learning.folds import balanced_folds
 from kg_count.answer.count_distribution import most_probable
-from kg_count.incidents.grouping.confidence import IncidentModel
+from kg_count.incidents.grouping.incident_match import IncidentMatchModel
 from kg_count.io.answers import GoldAnswer, read_gold_answers
 from kg_count.io.questions import Question, read_questions
 from kg_count.geography import parse_city_iri, state_iri
@@ -320,8 +320,8 @@ def fit(
     The L2 weight is the one with the lowest out-of-fold log loss, the document threshold the one with
     the best out-of-fold document F1; each subtask's rate of missed incidents (people) is kept when it
     lowers the out-of-fold squared error of the counts, else 0; the answer prior is fitted on the gold
-    answers and weighed per subtask as ``prior_weights`` chooses. Returns the IncidentModel, the AnswerPrior and the
-    settings chosen.
+    answers and weighed per subtask as ``prior_weights`` chooses. Returns the IncidentMatchModel, the AnswerPrior
+    and the settings chosen.
     """
     from kg_count.answer.graph_answer import LOOSENING_RELAXATIONS
     from kg_count.answer.answer_prior import fit_prior
@@ -348,7 +348,7 @@ def fit(
         large_answer=choice.large_answer,
     )
     fitted = train([(c.features, c.label) for found in candidates.values() for c in found], l2=l2)
-    model = IncidentModel(fitted.weights, fitted.bias, threshold, missed_rate=rates)
+    model = IncidentMatchModel(fitted.weights, fitted.bias, threshold, missed_rate=rates)
     return (
         model,
         prior,

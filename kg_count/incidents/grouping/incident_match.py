@@ -40,14 +40,14 @@ MODEL_PATH = model_path("incident_match")
 
 
 @dataclass
-class IncidentModel(LinearModel):
+class IncidentMatchModel(LinearModel):
     """The incident-match model: a LinearModel (its threshold: the document threshold), per subtask the
     mean number of gold incidents (S2) or people (S3) the queries miss per candidate found. (The prior over
     answers the S2 and S3 decisions weigh is its own model: ``kg_count.answer.answer_prior``.)"""
 
     missed_rate: dict[str, float] = field(default_factory=dict)
 
-    retrain = "kg-count train incidents"
+    retrain = "kg-count train incident-match"
 
     def to_json(self) -> dict:
         """The LinearModel's JSON with the missed rates and the settings the model was trained with
@@ -59,7 +59,7 @@ class IncidentModel(LinearModel):
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "IncidentModel":
+    def from_json(cls, data: dict) -> "IncidentMatchModel":
         """The model as ``to_json`` wrote it, with its missed rates."""
         return super().from_json(data, missed_rate={k: float(v) for k, v in data.get("missed_rate", {}).items()})
 
@@ -197,7 +197,7 @@ def match_probability(model: LinearModel, confidence: float, features: Iterable[
     return 1.0 / (1.0 + math.exp(-max(-35.0, min(35.0, score))))
 
 
-def shipped_model() -> IncidentModel:
+def shipped_model() -> IncidentMatchModel:
     """The incident-match model shipped with the package (``kg_count/models/incident_match.json``), read by the
     one model loader, which warns when it was trained with other settings than those in force."""
-    return load_shipped_model("incident_match", IncidentModel.from_json)
+    return load_shipped_model("incident_match", IncidentMatchModel.from_json)
