@@ -72,9 +72,8 @@ def main() -> None:
             ),
             flush=True,
         )
-    print(
-        f"build / bare spaCy: median {statistics.median(ratios):.3f} over {len(ratios)} round(s) ({args.workers} worker(s))"
-    )
+    median = statistics.median(ratios)
+    print(f"build / bare spaCy: median {median:.3f} over {len(ratios)} round(s) ({args.workers} worker(s))")
 
 
 if __name__ == "__main__":
