@@ -471,14 +471,19 @@ def test_cli_reports_broken_json_and_writes_nothing(tmp_path, capsys):
     assert not out.exists()
 
 
+FIT_ON_DEV_PART = {"f1": 63.62, "em": 37.70}  # the shipped models on a file they were trained on (2026-11-29)
+
+
+@pytest.mark.slow
 @pytest.mark.skipif(not (SHARED_DATA / "torque").is_dir(), reason="shared TORQUE data not found")
-def test_whole_torque_file_beats_answering_nothing(tmp_path):
+def test_whole_torque_file_keeps_the_shipped_models_fit(tmp_path):
+    """A regression guard, not an accuracy figure (the models were trained on this file): a point lost in F1 or
+    EM fails; the cross-validated figures are benchmarks/measure_qa.py's."""
     source = SHARED_DATA / "torque" / "dev-part.json"
     out = tmp_path / "pred.json"
     assert main(["qa", "torque", "--input", str(source), "--out", str(out)]) == 0
     scores = torque_scores(read_torque(source), json.loads(out.read_text()))
-    nothing = torque_scores(read_torque(source), {})
-    assert scores["f1"] > nothing["f1"] + 5
+    assert scores["f1"] >= FIT_ON_DEV_PART["f1"] - 1 and scores["em"] >= FIT_ON_DEV_PART["em"] - 1, scores
 
 
 def test_modal_questions_take_only_events_not_yet_real(torque_passage):
