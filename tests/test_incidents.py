@@ -8,7 +8,7 @@ import pytest
 
 from kg_count.incidents.grouping.cluster import ReportCluster, cluster_reports, pair_evidence
 from kg_count.incidents.pairs.coreference_model import CoreferenceModel, shipped_coreference_model
-from kg_count.incidents.reports.evidence import compare, date_interval, same_person
+from kg_count.incidents.reports.comparison import compare, date_interval, same_person
 from kg_count.incidents.pairs.pair_features import Similarity, hard_conflict
 from kg_count.incidents.reports.word_rarity import WordRarity
 from kg_count.incidents.grouping.reconcile import reconcile
@@ -290,7 +290,7 @@ def test_candidate_pairs_are_every_pair_the_blocking_rules_allow():
     from itertools import combinations
 
     from kg_count.incidents.pairs.candidate_pairs import candidate_pair_array
-    from kg_count.incidents.reports.evidence import days_between
+    from kg_count.incidents.reports.comparison import days_between
     from kg_count.incidents.reports.word_rarity import content_words
     from kg_count.settings import settings
 

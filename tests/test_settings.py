@@ -8,7 +8,7 @@ import pytest
 
 from kg_count.cli import main
 from kg_count.errors import SetupError
-from kg_count.incidents.reports.evidence import compare
+from kg_count.incidents.reports.comparison import compare
 from kg_count.incidents.update.materialise import settings_fingerprint
 from kg_count.nlp.version import pipeline_version
 from kg_count.settings import SETTINGS_ENV, Settings, held_settings, load_settings, settings

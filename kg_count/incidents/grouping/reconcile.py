@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from kg_count.incidents.grouping.cluster import Merge, ReportCluster
-from kg_count.incidents.reports.evidence import same_person
+from kg_count.incidents.reports.comparison import same_person
 from kg_count.incidents.reports.reports import Report, ReportedPerson
 
 STATUS_SEVERITY = {"killed": 3, "injured": 2, "fired": 2, "unharmed": 0}

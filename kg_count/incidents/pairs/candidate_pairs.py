@@ -9,7 +9,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from kg_count.arrays import sorted_unique
-from kg_count.incidents.reports.evidence import date_interval
+from kg_count.incidents.reports.comparison import date_interval
 from kg_count.incidents.reports.reports import Report
 from kg_count.incidents.reports.word_rarity import WordRarity, content_words
 from kg_count.settings import settings

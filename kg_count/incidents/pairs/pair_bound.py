@@ -24,7 +24,7 @@ from typing import Sequence
 import numpy as np
 
 from kg_count.learning.bins import interval_indices, interval_name, interval_names
-from kg_count.incidents.reports.evidence import city_distance_km
+from kg_count.incidents.reports.comparison import city_distance_km
 from kg_count.incidents.pairs.pair_features import name_features, title_words_feature
 from kg_count.incidents.pairs.pair_context import PairContext
 from kg_count.incidents.pairs.report_columns import ReportColumns

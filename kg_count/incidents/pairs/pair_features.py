@@ -16,7 +16,7 @@ from rapidfuzz import fuzz
 
 from kg_count.incidents.reports.follow_up import has_follow_up_title
 from kg_count.learning.bins import interval_name
-from kg_count.incidents.reports.evidence import compare, days_between, distance_km, shared_names, title_words
+from kg_count.incidents.reports.comparison import compare, days_between, distance_km, shared_names, title_words
 from kg_count.incidents.reports.reports import Report
 from kg_count.incidents.reports.word_rarity import WordRarity
 from kg_count.settings import settings

@@ -21,7 +21,7 @@ from scipy import sparse
 
 from kg_count.geography import place_coordinates
 from kg_count.incidents.reports.follow_up import has_follow_up_title
-from kg_count.incidents.reports.evidence import date_interval
+from kg_count.incidents.reports.comparison import date_interval
 from kg_count.incidents.pairs.pair_features import names_a_victim, sole_victim
 from kg_count.incidents.reports.reports import Report
 from kg_count.incidents.reports.word_rarity import WordRarity, content_words

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from kg_count.incidents.reports.evidence import TITLE_STOPWORDS
+from kg_count.incidents.reports.comparison import TITLE_STOPWORDS
 from kg_count.settings import settings
 
 

@@ -1,4 +1,4 @@
-"""Whether two reports tell of the same incident: the evidence for and against, with reasons.
+"""Whether two reports tell of the same incident: their comparison, with reasons for and against.
 
 Reads two Reports and returns a Comparison: a score (evidence summed), hard conflicts that
 forbid a merge whatever else agrees, and the reasons, so that a merge can be explained.
