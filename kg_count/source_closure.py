@@ -10,7 +10,7 @@ imports are not followed.
 
 from __future__ import annotations
 
-import ast
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -29,29 +29,41 @@ def module_file(name: str, package_dir: Path | None = None) -> Path | None:
     return None
 
 
-def _resolved(node: ast.ImportFrom, importer: str, is_package: bool) -> str | None:
-    """The absolute module name an ``from ... import`` statement in ``importer`` reads from."""
-    if not node.level:
-        return node.module
+IMPORT_STATEMENT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)|import[ \t]+([^\n#]*))", re.M
+)
+
+
+def _resolved(level: int, module: str, importer: str, is_package: bool) -> str:
+    """The absolute module name a ``from`` statement of ``level`` dots and ``module`` in ``importer`` reads from."""
+    if not level:
+        return module
     base = importer.split(".")
     base = base if is_package else base[:-1]
-    base = base[: len(base) - (node.level - 1)]
-    return ".".join(base + ([node.module] if node.module else []))
+    base = base[: len(base) - (level - 1)]
+    return ".".join(base + ([module] if module else []))
+
+
+def _names(text: str) -> list[str]:
+    """The names of an import list (``a, b as c`` or ``(a,\n b)``), aliases dropped."""
+    return [part.split()[0] for part in text.strip("()").replace("\\", " ").split(",") if part.split()]
 
 
 def direct_imports(name: str, package_dir: Path | None = None) -> set[str]:
     """The kg_count modules that the module ``name`` imports anywhere in its source (a name imported from a
-    package counts as its submodule when it is one)."""
+    package counts as its submodule when it is one). Import statements are found by a pattern over the source,
+    not by parsing it (a fingerprint is taken by every command; an import-like line in a string at most adds a
+    module)."""
     path = module_file(name, package_dir)
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            module = _resolved(node, name, path.name == "__init__.py")
-            submodules = {f"{module}.{alias.name}" for alias in node.names}
-            submodules = {sub for sub in submodules if module_file(sub, package_dir) is not None}
-            found |= submodules if len(submodules) == len(node.names) else submodules | {module}
+    for dots, module, imported, plain in IMPORT_STATEMENT.findall(path.read_text(encoding="utf-8")):
+        if plain:
+            found |= set(_names(plain))
+            continue
+        module = _resolved(len(dots), module, name, path.name == "__init__.py")
+        names = _names(imported)
+        submodules = {f"{module}.{n}" for n in names if module_file(f"{module}.{n}", package_dir) is not None}
+        found |= submodules if len(submodules) == len(names) else submodules | {module}
     return {
         module
         for module in found
