@@ -146,18 +146,19 @@ def title_words_feature(a: Report, b: Report) -> str:
 
 
 def _text_features(a: Report, b: Report, similarity: Similarity) -> list[str]:
+    chosen = settings().clustering
     features = [title_words_feature(a, b)]
     for part, rarity, edges in (
-        ("title", similarity.rarity, settings().clustering.title_rarity_edges),
-        ("lead", similarity.lead_rarity, settings().clustering.lead_rarity_edges),
+        ("title", similarity.rarity, chosen.title_rarity_edges),
+        ("lead", similarity.lead_rarity, chosen.lead_rarity_edges),
     ):
         here, there = getattr(a, part), getattr(b, part)
         if rarity and here and there:
             shared = shared_rarities(here, there, rarity)
             features.append(f"{part}:rarest_shared:{interval_name(max(shared, default=0.0), edges)}")
-            features.append(f"{part}:rare_shared:{min(sum(x >= settings().clustering.rare_word for x in shared), 3)}")
+            features.append(f"{part}:rare_shared:{min(sum(x >= chosen.rare_word for x in shared), 3)}")
     if similarity.title is not None:
-        features.append(f"title:cosine:{interval_name(similarity.title, settings().clustering.title_cosine_edges)}")
+        features.append(f"title:cosine:{interval_name(similarity.title, chosen.title_cosine_edges)}")
     follow = sum(has_follow_up_title(r.title) for r in (a, b))
     features.append(f"title:follow_up:{follow}")
     return features
