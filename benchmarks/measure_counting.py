@@ -13,7 +13,7 @@ weights, smoothing and tail, by inner cross-validation) are fitted on the other 
 every ``--extra`` set, e.g. trial S2 over its own store), and the fold's questions are answered with it.
 ``--score-locked`` instead fits on all questions outside the locked fold and answers the locked fold's:
 run it once, at the end. Prints the task's scores of the held-out answers per subtask, with the learned
-answer prior and from the evidence alone, breakdowns by property pair, shape (``state+year``) and gold
+answer prior and from the likelihood alone, breakdowns by property pair, shape (``state+year``) and gold
 answer class, beside the answers of ``--reference`` (e.g. the system before this model) and the trivial
 answers (S2 "2", S3 "1" with no documents), and a reliability table of the held-out probabilities. Writes
 the held-out answers (both decisions), the report and the scores under ``--out``.
@@ -46,9 +46,9 @@ LOCKED_FOLD = Path(__file__).with_name("locked_fold.json")
 
 def held_out_answers(candidates, questions, gold, folds, extra, answered=None):
     """Answers of every question of the ``answered`` folds (default: all) by a model fitted on the other folds
-    (and ``extra``), with the learned answer prior and without it (``evidence only``); the probabilities and
+    (and ``extra``), with the learned answer prior and without it (``likelihood only``); the probabilities and
     the settings chosen per fold too."""
-    answers = {"with the answer prior": {}, "evidence only": {}}
+    answers = {"with the answer prior": {}, "likelihood only": {}}
     probabilities, settings = {}, {}
     for fold in sorted(set(folds.values()) if answered is None else answered):
         train = {q: c for q, c in candidates.items() if folds[q] != fold}
@@ -63,7 +63,7 @@ def held_out_answers(candidates, questions, gold, folds, extra, answered=None):
             # S1's last tie-break reads each incident's confidence: the held-out probability, not the graph's
             # (written by the shipped model, which saw every fold)
             held_out = [replace(c.found, confidence=p) for c, p in zip(found, ps)]
-            for name, use_prior in (("with the answer prior", True), ("evidence only", False)):
+            for name, use_prior in (("with the answer prior", True), ("likelihood only", False)):
                 if questions[qid].subtask == 1:
                     answers[name][qid] = SystemAnswer(
                         None, sorted(best_incident(questions[qid], held_out).doc_ids) if held_out else []
@@ -186,7 +186,7 @@ def main() -> None:
         sub_gold = {q: g for q, g in scored_gold.items() if questions[q].subtask == subtask}
         rows = {}
         for name, system in systems.items():
-            if subtask == 1 and name in ("trivial", "evidence only"):
+            if subtask == 1 and name in ("trivial", "likelihood only"):
                 continue
             rows[name] = evaluate_answers(
                 sub_gold, {q: a for q, a in system.items() if q in sub_gold}, questions, subtask
@@ -207,7 +207,7 @@ def main() -> None:
     print("\n".join(report))
     args.out.mkdir(parents=True, exist_ok=True)
     write_system_answers(args.out / "held_out_answers.json", answers["with the answer prior"])
-    write_system_answers(args.out / "held_out_answers_evidence_only.json", answers["evidence only"])
+    write_system_answers(args.out / "held_out_answers_likelihood_only.json", answers["likelihood only"])
     (args.out / "report.md").write_text("\n".join(report) + "\n", encoding="utf-8")
     scores = json.dumps({str(k): v for k, v in results.items()}, indent=1)
     (args.out / "scores.json").write_text(scores, encoding="utf-8")

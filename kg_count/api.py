@@ -25,26 +25,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
 from kg_count.errors import InputError, KgCountError, SetupError, UsageError
-from kg_count.incidents.views.incident_views import DocumentView, IncidentView
+from kg_count.incidents.views.incident_views import DocumentView, IncidentView  # noqa: F401 (DocumentView: re-exported)
 from kg_count.io.answers import SystemAnswer
 from kg_count.io.questions import Question, parse_question, read_questions
+from kg_count.public_names import PUBLIC_NAMES
 
 if TYPE_CHECKING:
     import pandas
 
     from kg_count.graph.store import GraphStore
 
-__all__ = [
-    "Archive",
-    "DocumentView",
-    "IncidentView",
-    "Question",
-    "SystemAnswer",
-    "build_archive",
-    "open_archive",
-    "parse_question",
-    "read_questions",
-]
+__all__ = list(PUBLIC_NAMES)
 
 
 class Archive:
@@ -73,7 +64,7 @@ class Archive:
     def answer(self, question: Question | Mapping, question_id: str = "question", answer_prior: bool = True):
         """The ``SystemAnswer`` (count and documents) to one question: a ``Question``, or a dict in the task's
         question form (InputError naming ``question_id`` when it is not one). ``answer_prior`` False counts from
-        the evidence alone."""
+        the likelihood alone."""
         from kg_count.answer.graph_answer import answer_task_question
 
         if not isinstance(question, Question):
@@ -144,11 +135,10 @@ class Archive:
     def query(self, text: str, allow_service: bool = False):
         """The result of the read-only SPARQL query ``text`` (rdflib's Result); ``%INCIDENTS%`` names the current
         incident graph. A query that calls another endpoint (SERVICE) is refused unless ``allow_service``."""
-        from kg_count.graph.results import calls_service
+        from kg_count.graph.results import refuse_service_calls
         from kg_count.incidents.store.incident_versions import INCIDENTS_SLOT, incident_sparql
 
-        if calls_service(text) and not allow_service:
-            raise UsageError("the query calls another endpoint with SERVICE; allow it with allow_service")
+        refuse_service_calls(text, allow_service)
         if INCIDENTS_SLOT in text:
             text = incident_sparql(self.store, text)
         try:

@@ -79,7 +79,7 @@ def _add_answer_prior(parser) -> None:
         choices=("learned", "none"),
         default="learned",
         help="S2 and S3 counts weigh the learned prior over the answers of each question shape (learned, the "
-        "default), or follow the evidence alone (none)",
+        "default), or follow the graph's likelihood alone (none)",
     )
 
 
@@ -377,15 +377,14 @@ def _explain_question(store, path: Path, question_id: str) -> str:
 def run_sparql(args: argparse.Namespace) -> int:
     """``kg-count sparql``: run a read-only query over the store and print its results."""
     from kg_count.api import open_archive
-    from kg_count.graph.results import calls_service, format_results
+    from kg_count.graph.results import format_results, refuse_service_calls
 
     if (args.query is None) == (args.file is None):
         raise UsageError("give a query or --file, not both")
     if args.file is not None and not args.file.is_file():
         raise UsageError(f"query file {args.file} not found")
     text = args.query if args.file is None else args.file.read_text(encoding="utf-8")
-    if calls_service(text) and not args.allow_service:
-        raise UsageError("the query calls another endpoint with SERVICE; give --allow-service to let it")
+    refuse_service_calls(text, args.allow_service)  # before the store is opened
     with open_archive(args.store) as archive:
         print(format_results(archive.query(text, args.allow_service), args.format))
     return 0

@@ -60,7 +60,7 @@ class ExtractionSettings:
 
 @dataclass(frozen=True)
 class ClusteringSettings:
-    """The evidence weights and limits by which two reports are taken for one incident."""
+    """The comparison points and limits by which two reports are taken for one incident."""
 
     nearby_km: float
     days_before_dct: int

@@ -5,7 +5,7 @@ import datetime as dt
 
 import pytest
 
-from kg_count.answer.graph_answer import FoundIncident, answer_from_candidates, count_evidence
+from kg_count.answer.graph_answer import FoundIncident, answer_from_candidates, count_likelihood
 from kg_count.answer.answer_prior import AnswerPrior, fit_prior, shape_keys
 from kg_count.incidents.grouping.incident_match import IncidentMatchModel
 from kg_count.io.questions import parse_question
@@ -24,16 +24,16 @@ def _prior(answers, weight=1.0, **fit):
 
 
 def test_the_prior_moves_a_close_call_towards_the_answers_that_exist():
-    evidence = [0.05, 0.5, 0.45]  # the evidence alone says 1, barely
+    likelihood = [0.05, 0.5, 0.45]  # the likelihood alone says 1, barely
     rare_one = _prior([2] * 40 + [3] * 10 + [1])
-    assert rare_one.decide(_question(), evidence, weight=0.0) == 1
-    assert rare_one.decide(_question(), evidence) == 2
+    assert rare_one.decide(_question(), likelihood, weight=0.0) == 1
+    assert rare_one.decide(_question(), likelihood) == 2
     # the same code, learned from answers where 1 is common and 2 rare, keeps 1: no value is special
     rare_two = _prior([1] * 40 + [3] * 10 + [2])
-    assert rare_two.decide(_question(), evidence) == 1
+    assert rare_two.decide(_question(), likelihood) == 1
 
 
-def test_strong_evidence_outweighs_the_prior():
+def test_strong_likelihood_outweighs_the_prior():
     prior = _prior([2] * 50 + [1])
     assert prior.decide(_question(), [0.0, 0.998, 0.002]) == 1
 
@@ -59,11 +59,11 @@ def _incident(iri, killed=1, named=None):
     return FoundIncident(iri, killed, 0, 0, dt.date(2016, 3, 14), "day", "text", 0.9, ["d-" + iri], named=named or {})
 
 
-def test_switching_the_prior_off_gives_the_evidence_alone():
+def test_switching_the_prior_off_gives_the_likelihood_alone():
     model, prior = IncidentMatchModel({}, 0.0, 0.5), _prior([2] * 40 + [1])
     question = _question()
     incidents = [_incident("a"), _incident("b")]
-    probabilities = [0.9, 0.4]  # evidence: 1 is likeliest (0.54), 2 next (0.36)
+    probabilities = [0.9, 0.4]  # likelihood: 1 is likeliest (0.54), 2 next (0.36)
     assert answer_from_candidates(question, incidents, probabilities, model, None).numerical_answer == 1
     assert answer_from_candidates(question, incidents, probabilities, model, prior).numerical_answer == 2
 
@@ -74,10 +74,10 @@ def test_a_participant_question_counts_the_named_people_with_the_asked_status():
     question = _question(3, participant={"last": "Moss"}, time={"year": "2016"})
     moss = {"p0": {"participant": 0.9, "killed": 0.1, "injured": 0.85}}
     incident = _incident("a", killed=3, named=moss)
-    assert count_evidence(question, [incident], [0.95], 0.0)[0] > 0.5
+    assert count_likelihood(question, [incident], [0.95], 0.0)[0] > 0.5
     killed_moss = _incident("b", killed=3, named={"p0": {"participant": 0.9, "killed": 0.9, "injured": 0.05}})
-    evidence = count_evidence(question, [killed_moss], [0.95], 0.0)
-    assert max(range(len(evidence)), key=evidence.__getitem__) == 1
+    likelihood = count_likelihood(question, [killed_moss], [0.95], 0.0)
+    assert max(range(len(likelihood)), key=likelihood.__getitem__) == 1
     # a question without a name still counts everyone of the asked status
     broad = _question(3)
-    assert max(range(4), key=count_evidence(broad, [incident], [0.95], 0.0).__getitem__) == 3
+    assert max(range(4), key=count_likelihood(broad, [incident], [0.95], 0.0).__getitem__) == 3

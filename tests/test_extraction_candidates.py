@@ -69,7 +69,7 @@ def test_place_candidates_keep_the_dateline_and_later_cities():
     assert {"pair", "loose_after:from"} <= cities["Peoria"]
     assert {"dateline_state", "pair", "most_named", "cities_here:<=2", "rule"} <= states["IL"]
     assert "city_state:most_populous" in states["MO"]  # the most populous Springfield
-    assert (places.rule.city, places.rule.state, places.rule.evidence) == ("Springfield", "IL", "dateline")
+    assert (places.rule.city, places.rule.state, places.rule.found_by) == ("Springfield", "IL", "dateline")
     assert "in_state" in city_in_state_features("Peoria", "IL")
     assert "not_in_state" in city_in_state_features("Peoria", "ME")
 

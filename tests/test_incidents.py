@@ -1,4 +1,4 @@
-"""Cross-document coreference: evidence, clustering decisions and reconciliation on hand-made reports."""
+"""Cross-document coreference: report comparison, clustering decisions and reconciliation on hand-made reports."""
 
 import random
 import datetime as dt
@@ -6,7 +6,7 @@ import datetime as dt
 import numpy as np
 import pytest
 
-from kg_count.incidents.grouping.cluster import ReportCluster, cluster_reports, pair_evidence
+from kg_count.incidents.grouping.cluster import ReportCluster, cluster_reports, candidate_pair_features
 from kg_count.incidents.pairs.coreference_model import CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.reports.comparison import compare, date_interval, same_person
 from kg_count.incidents.pairs.pair_features import Similarity, hard_conflict
@@ -113,7 +113,7 @@ def test_a_later_report_of_a_death_wins_over_earlier_injury_reports():
     "roles, kept",
     [(("bystander", "victim"), "victim"), (("suspect", "bystander"), "suspect"), (("other", "bystander"), "bystander")],
 )
-def test_reconcile_keeps_the_role_with_most_evidence(roles, kept):
+def test_reconcile_keeps_the_highest_ranked_role(roles, kept):
     from kg_count.incidents.grouping.cluster import ReportCluster
 
     a = report("a", people=[person("Marcus Deering", role=roles[0], status="unharmed")])
@@ -177,9 +177,9 @@ def test_a_group_never_takes_a_report_that_conflicts_with_any_member():
     c = report("c", city=DBR + "Columbus,_Ohio", state=OHIO, people=[person("Marcus Deering")])
     assert hard_conflict(a, c) == "states differ" and hard_conflict(a, b) is None and hard_conflict(b, c) is None
     model = shipped_coreference_model()
-    evidence = pair_evidence([a, b, c])
-    assert set(evidence.features) == {(0, 1), (1, 2)}
-    assert all(model.probability(f) >= model.threshold for f in evidence.features.values())
+    scored = candidate_pair_features([a, b, c])
+    assert set(scored.features) == {(0, 1), (1, 2)}
+    assert all(model.probability(f) >= model.threshold for f in scored.features.values())
     groups = sorted(sorted(r.doc_id for r in cluster.reports) for cluster in cluster_reports([a, b, c]))
     assert groups == [["a", "b"], ["c"]]
 
@@ -378,7 +378,7 @@ def test_word_rarity_without_some_texts_is_the_rarity_of_the_others():
 def test_merging_scores_only_the_pairs_it_compares_and_groups_as_with_every_pair_scored():
     """Reports of one city over a week make one link component; merging scores only the pairs it compares
     (``PairProbabilities``) and groups them as merging over every pair scored beforehand does."""
-    from kg_count.incidents.grouping.cluster import component_pair_scores, group_reports, pair_evidence
+    from kg_count.incidents.grouping.cluster import component_pair_scores, group_reports, candidate_pair_features
     from kg_count.incidents.pairs.pair_context import PairContext
 
     chosen = random.Random(0)
@@ -393,7 +393,7 @@ def test_merging_scores_only_the_pairs_it_compares_and_groups_as_with_every_pair
         reports.append(report(f"d{n:02d}", date=f"2016-03-{1 + day:02d}", killed=killed, injured=injured, title=title))
     model = shipped_coreference_model()
     scores, components = component_pair_scores(PairContext.of(reports), model)
-    every = group_reports(reports, model, evidence=pair_evidence(reports))
+    every = group_reports(reports, model, pair_features=candidate_pair_features(reports))
     read_as_needed = group_reports(reports, model)
     assert [[r.doc_id for r in c.reports] for c in read_as_needed.clusters] == [
         [r.doc_id for r in c.reports] for c in every.clusters

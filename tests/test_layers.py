@@ -18,6 +18,7 @@ BOTTOM = {
     "background",
     "process_guard",
     "source_closure",
+    "public_names",
     "arrays",
     "resources",
 }

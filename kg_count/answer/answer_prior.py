@@ -1,6 +1,6 @@
 """A prior over the answers of S2 and S3 questions, by question shape, learned from labelled questions.
 
-The evidence (the candidates' probabilities, ``answer.count_distribution``) says how likely each
+The likelihood (the candidates' probabilities, ``answer.count_distribution``) says how likely each
 count is given what the graph found; it does not know which answers questions of a kind have. In the
 task, a question with exactly one incident was made an S1 question, so S2 answers of 1 are rare, and
 broad questions (a state and a year) have large answers. The prior is a distribution over answers
@@ -10,8 +10,8 @@ properties and their granularities, event type), smoothed towards the shape's su
 distribution, and that towards the subtask's. It is fitted on the gold answers of the training
 questions only, for any answer distribution; nothing in it names a value.
 
-The answer is the count ``n`` with the largest ``log evidence(n) + weight[subtask] * log prior(n)``;
-weight 0 (or ``--answer-prior none``) gives the evidence-only answer, the mode of the evidence.
+The answer is the count ``n`` with the largest ``log likelihood(n) + weight[subtask] * log prior(n)``;
+weight 0 (or ``--answer-prior none``) gives the likelihood-only answer, the mode of the likelihood.
 """
 
 from __future__ import annotations
@@ -76,15 +76,15 @@ class AnswerPrior:
         ratio = self.tail_ratio.get(subtask, 0.5)
         return math.log(1 - ratio) + (n - self.cap) * math.log(ratio)
 
-    def decide(self, question, evidence: Sequence[float], weight: float | None = None) -> int:
-        """The answer with the largest log evidence plus the weighted log prior (the smaller on ties); when that
+    def decide(self, question, likelihood: Sequence[float], weight: float | None = None) -> int:
+        """The answer with the largest log likelihood plus the weighted log prior (the smaller on ties); when that
         is ``cap`` or more and ``large_answer`` is "mean", the rounded mean of the weighted distribution.
 
-        ``evidence`` is the distribution over 0, 1, 2 ... from the candidates; ``weight`` overrides the
-        subtask's learned weight (0: the evidence alone)."""
+        ``likelihood`` is the distribution over 0, 1, 2 ... from the candidates; ``weight`` overrides the
+        subtask's learned weight (0: the likelihood alone)."""
         weight = self.weight.get(str(question.subtask), 0.0) if weight is None else weight
-        prior = self.log_prior(question, len(evidence)) if weight else [0.0] * len(evidence)
-        scores = [math.log(p) + weight * q if p > 0 else -math.inf for p, q in zip(evidence, prior)]
+        prior = self.log_prior(question, len(likelihood)) if weight else [0.0] * len(likelihood)
+        scores = [math.log(p) + weight * q if p > 0 else -math.inf for p, q in zip(likelihood, prior)]
         best = max(range(len(scores)), key=lambda n: (scores[n], -n))
         if best < self.cap or self.large_answer != "mean":
             return best

@@ -34,7 +34,7 @@ def answer_with_graph(
 
     Reads documents (CoNLL or JSON lines) into the store (a folder or an endpoint URL; ``build``
     holds the options of ``build_store``) and returns the answers by question id; ``answer_prior`` False
-    counts from the evidence alone. An embedded store another process is writing is read as that writer's
+    counts from the likelihood alone. An embedded store another process is writing is read as that writer's
     last update left it (documents and incidents), with a warning, and DOCS are not added.
     """
     from kg_count.graph.loader import built_store

@@ -13,9 +13,9 @@ side, up to a week more for an incident dated only by its reports' publication, 
 carried by bystanders too; then a city of the same name in another state and the last name of an asked
 full name; then the city's state; then the
 sibling gun-violence type; then without the asked place, then without the asked time) and the incident
-nearest to what was asked is taken. S2: the number of incidents that the evidence (the
+nearest to what was asked is taken. S2: the number of incidents that the likelihood (the
 Poisson-binomial of their probabilities) and the learned prior over answers make likeliest
-(``answer.answer_prior``; ``answer_prior=False``: the evidence's mode). S3: the same for the number of
+(``answer.answer_prior``; ``answer_prior=False``: the likelihood's mode). S3: the same for the number of
 people killed (killing), injured (injuring) or fired (job_firing) in them; a question that names someone
 counts the people who carry the name with that status.
 S2 and S3 answer with the documents of the incidents whose probability reaches the model's
@@ -286,7 +286,7 @@ def candidate_match_features(question: Question, incidents: list[FoundIncident])
     ]
 
 
-def count_evidence(
+def count_likelihood(
     question: Question, incidents: list[FoundIncident], probabilities: list[float], missed_rate: float
 ) -> list[float]:
     """The distribution of an S2 or S3 question's count: what each incident adds (``FoundIncident.count_units``)
@@ -304,12 +304,12 @@ def answer_from_candidates(
     prior: AnswerPrior | None,
 ) -> SystemAnswer:
     """The answer to an S2 or S3 question from its candidate incidents, their probabilities and the model's
-    document threshold and rate of incidents (people) the queries miss: the count the evidence and ``prior``, the
-    prior over answers, make likeliest (``prior`` None: the evidence alone)."""
+    document threshold and rate of incidents (people) the queries miss: the count the likelihood and ``prior``, the
+    prior over answers, make likeliest (``prior`` None: the likelihood alone)."""
     chosen = [i for i, p in zip(incidents, probabilities) if p >= model.threshold]
     documents = sorted({doc for incident in chosen for doc in incident.doc_ids})
-    evidence = count_evidence(question, incidents, probabilities, model.missed_rate.get(str(question.subtask), 0.0))
-    count = prior.decide(question, evidence) if prior is not None else most_probable(evidence)
+    likelihood = count_likelihood(question, incidents, probabilities, model.missed_rate.get(str(question.subtask), 0.0))
+    count = prior.decide(question, likelihood) if prior is not None else most_probable(likelihood)
     return SystemAnswer(count, documents)
 
 

@@ -9,6 +9,7 @@ import re
 
 from rdflib import XSD, Graph, Literal
 
+from kg_count.errors import UsageError
 from kg_count.graph.namespaces import bind_prefixes
 
 # strings, IRIs and comments, which may spell SERVICE without calling anything
@@ -38,6 +39,15 @@ def readable_graph(triples) -> Graph:
 def calls_service(query: str) -> bool:
     """True when the SPARQL text uses the SERVICE keyword (a federated call to another endpoint)."""
     return bool(SERVICE_KEYWORD.search(QUOTED_OR_COMMENT.sub(" ", query)))
+
+
+def refuse_service_calls(query: str, allowed: bool) -> None:
+    """Raise a UsageError when the SPARQL text calls another endpoint (SERVICE) and that is not ``allowed``."""
+    if calls_service(query) and not allowed:
+        raise UsageError(
+            "the query calls another endpoint with SERVICE; "
+            "give --allow-service (allow_service=True in Python) to let it"
+        )
 
 
 def _cell(value) -> str:

@@ -220,7 +220,7 @@ def _lookup(token, lexicon) -> tuple[str, LexicalEntry | None, int]:
 
 
 def find_event_mentions(annotated: AnnotatedDocument) -> list[EventMention]:
-    """Return the typed and evidence event mentions of an annotated document, in text order."""
+    """Return the typed and untyped event mentions of an annotated document, in text order."""
     lexicon = event_lexicon()
     doc = annotated.doc
     sentence_index = {sent.start: n for n, sent in enumerate(doc.sents)}

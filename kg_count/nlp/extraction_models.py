@@ -130,8 +130,8 @@ def best(
     return max(scored, key=lambda item: item[:2])[2] if scored else None
 
 
-def _evidence(city: ValueCandidate | None) -> str:
-    """How the chosen place was found, in the words of the record's ``place_evidence``."""
+def _found_by(city: ValueCandidate | None) -> str:
+    """How the chosen place was found, in the words of the record's ``place_found_by``."""
     if city is None:
         return "named state"
     if city.features & {"dateline", "sentence_dateline"}:
@@ -157,7 +157,7 @@ def choose(models: ExtractionModels, candidates: DocumentCandidates) -> Choice:
     if city is not None and state_code is not None and state_code not in gazetteer().states_of(city.value):
         city = None
     if state_code:
-        place = Place(city.value if city else None, state_code, _evidence(city))
+        place = Place(city.value if city else None, state_code, _found_by(city))
     killed = best(m["killed"], candidates.killed, count_candidate_features)
     injured = best(m["injured"], candidates.injured, count_candidate_features)
     return Choice(date, place, killed.value if killed else 0, injured.value if injured else 0, follow_up)

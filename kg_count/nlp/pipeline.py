@@ -105,7 +105,7 @@ def record_of(analysis: Analysis, choice: Choice) -> DocumentRecord:
         state=place.state if place else None,
         city_iri=place.city_iri if place else None,
         state_iri=place.state_iri if place else None,
-        place_evidence=place.evidence if place else None,
+        place_found_by=place.found_by if place else None,
         killed=chosen.killed,
         injured=chosen.injured,
         fired=chosen.fired,

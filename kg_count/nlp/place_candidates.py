@@ -116,7 +116,7 @@ def _add_implied_states(cities: dict, states: dict, named: Counter, loose: Count
 
 def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset()) -> PlaceCandidates:
     """The candidates of a spaCy doc whose body starts at token ``body_start``, with the place the
-    hand-written order of evidence chooses (kg_count.nlp.places.find_place) as ``rule``, a feature of
+    hand-written order of preference chooses (kg_count.nlp.places.find_place) as ``rule``, a feature of
     its values.
     Datelines are looked for at the start of the body and of each of its first ``[extraction] dateline_sentences``
     sentences. A state's features say how many of the candidate cities the gazetteer has in it; a city's whether

@@ -22,7 +22,7 @@ class Place:
 
     city: str | None
     state: str | None
-    evidence: str
+    found_by: str
 
     @property
     def state_iri(self) -> str | None:
@@ -370,7 +370,7 @@ def find_place(
     """Choose the incident's place in an annotated spaCy doc; ``body_start`` is the first body token;
     ``votes`` (``state_votes``) and ``names`` (``place_names``) are computed when not given.
 
-    Order of evidence: a dateline, "City , State" phrases, then place names of the title and text
+    Order of preference: a dateline, "City , State" phrases, then place names of the title and text
     (title ones weigh more, towns before counties) with the state the text names.
     """
     words = [t.text for t in doc]

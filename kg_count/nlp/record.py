@@ -49,7 +49,7 @@ class DocumentRecord:
     state: str | None
     city_iri: str | None
     state_iri: str | None
-    place_evidence: str | None
+    place_found_by: str | None
     killed: int
     injured: int
     fired: int
@@ -71,7 +71,7 @@ class DocumentRecord:
             "state": self.state,
             "city_iri": self.city_iri,
             "state_iri": self.state_iri,
-            "place_evidence": self.place_evidence,
+            "place_found_by": self.place_found_by,
             "killed": self.killed,
             "injured": self.injured,
             "fired": self.fired,

@@ -19,7 +19,7 @@ from typing import Sequence
 from kg_count.learning.folds import balanced_folds
 from kg_count.evaluate.calibration import reliability
 from kg_count.geography import parse_city_iri, state_iri
-from kg_count.incidents.grouping.cluster import PairScores, merge_groups, pair_evidence, score_pairs
+from kg_count.incidents.grouping.cluster import PairScores, merge_groups, candidate_pair_features, score_pairs
 from kg_count.incidents.pairs.coreference_model import CoreferenceModel
 from kg_count.incidents.reports.reports import Report, reports_from_store
 from kg_count.io.answers import read_gold_answers
@@ -66,13 +66,13 @@ class Labelled:
 
     name: str
     reports: list[Report]
-    evidence: PairScores
+    pair_features: PairScores
     gold: dict[str, str]
 
     @classmethod
     def of(cls, name: str, reports: list[Report], gold: dict[str, str]) -> "Labelled":
-        """A labelled report set: its reports, their candidate pairs' evidence, gold incident of each document."""
-        return cls(name, reports, pair_evidence(reports), gold)
+        """A labelled report set: its reports, their candidate pairs' features, gold incident of each document."""
+        return cls(name, reports, candidate_pair_features(reports), gold)
 
     @classmethod
     def from_store(cls, name: str, store: Path, gold: dict[str, str]) -> "Labelled":
@@ -86,7 +86,7 @@ class Labelled:
     def labelled_pairs(self, docs: set[str] | None = None) -> list[tuple[tuple[int, int], int]]:
         """(index pair, label) of each candidate pair of two gold documents (both in ``docs`` when given)."""
         found = []
-        for i, j in sorted(self.evidence.features):
+        for i, j in sorted(self.pair_features.features):
             a, b = self.reports[i].doc_id, self.reports[j].doc_id
             if a in self.gold and b in self.gold and (docs is None or (a in docs and b in docs)):
                 found.append(((i, j), int(self.gold[a] == self.gold[b])))
@@ -94,7 +94,7 @@ class Labelled:
 
     def examples(self, docs: set[str] | None = None) -> list[tuple[list[str], int]]:
         """(features, label) of each candidate pair of two gold documents (both in ``docs`` when given)."""
-        return [(self.evidence.features[pair], label) for pair, label in self.labelled_pairs(docs)]
+        return [(self.pair_features.features[pair], label) for pair, label in self.labelled_pairs(docs)]
 
 
 def fit(examples: Sequence[tuple[list[str], int]], l2: float = 1.0) -> CoreferenceModel:
@@ -141,7 +141,8 @@ def choose_merge_thresholds(
     """``model`` with the thresholds of best pooled B³ F1 over the gold documents of each (set, docs) in
     ``tuning`` (docs None: all its gold documents)."""
     scored = [
-        (data, score_pairs(data.evidence, model), docs if docs is not None else set(data.gold)) for data, docs in tuning
+        (data, score_pairs(data.pair_features, model), docs if docs is not None else set(data.gold))
+        for data, docs in tuning
     ]
     best = None
     for threshold in THRESHOLDS:
@@ -211,7 +212,7 @@ def cross_validate(
         model = fit_and_tune(
             target.examples(training) + extra, [(target, training), *((data, None) for data in tune_on)], l2
         )
-        scores = score_pairs(target.evidence, model)
+        scores = score_pairs(target.pair_features, model)
         system = system_groups(target, scores, model.threshold, model.group_threshold)
         held_pairs.extend((scores.probability[pair], label) for pair, label in target.labelled_pairs(held))
         p, r, n = bcubed_sums(target.gold, system, held)

@@ -203,13 +203,13 @@ def missed_rates(
     return rates
 
 
-def _evidence(
+def _likelihood(
     candidates: Sequence[IncidentCandidate], question: Question, probabilities: Mapping[int, float], rate: float
 ) -> list[float]:
     """The distribution of one S2 or S3 question's count from its candidates' probabilities and the missed rate."""
-    from kg_count.answer.graph_answer import count_evidence
+    from kg_count.answer.graph_answer import count_likelihood
 
-    return count_evidence(question, [c.found for c in candidates], [probabilities[id(c)] for c in candidates], rate)
+    return count_likelihood(question, [c.found for c in candidates], [probabilities[id(c)] for c in candidates], rate)
 
 
 def _squared_error(
@@ -223,7 +223,7 @@ def _squared_error(
     """Mean squared error of the most probable counts of one subtask's questions, with ``rate`` missed per found."""
 
     errors = [
-        (most_probable(_evidence(cands, questions[q], probabilities, rate)) - golds[q].numerical_answer) ** 2
+        (most_probable(_likelihood(cands, questions[q], probabilities, rate)) - golds[q].numerical_answer) ** 2
         for q, cands in candidates.items()
         if questions[q].subtask == subtask
     ]
@@ -258,8 +258,8 @@ def prior_weights(
     from kg_count.answer.answer_prior import LARGE_ANSWERS, TAILS, fit_prior
 
     counted = [q for q in candidates if questions[q].subtask in (2, 3)]
-    evidence = {
-        q: _evidence(candidates[q], questions[q], probabilities, rates[str(questions[q].subtask)]) for q in counted
+    likelihood = {
+        q: _likelihood(candidates[q], questions[q], probabilities, rates[str(questions[q].subtask)]) for q in counted
     }
     best: PriorChoice | None = None
     best_score = (-1, 0)
@@ -271,7 +271,7 @@ def prior_weights(
             prior = fit_prior(training, pseudo=smoothing, tail=tail, large_answer=large_answer)
             for q in (q for q in counted if folds[q] == fold):
                 for weight in settings().training.answer_prior_weight_grid:
-                    error = prior.decide(questions[q], evidence[q], weight) - golds[q].numerical_answer
+                    error = prior.decide(questions[q], likelihood[q], weight) - golds[q].numerical_answer
                     outcomes[str(questions[q].subtask)].setdefault(weight, []).append((error == 0, error * error))
         choice, right, squared = PriorChoice(smoothing, tail, large_answer, {}, {}), 0, 0
         for subtask, by_weight in outcomes.items():

@@ -75,7 +75,7 @@ class PairScores:
     probability: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
-def pair_evidence(reports: Sequence[Report]) -> PairScores:
+def candidate_pair_features(reports: Sequence[Report]) -> PairScores:
     """The features of every candidate pair without a hard conflict (titles compared by sentence vectors,
     titles and leads by the rarity of the words they share among ``reports``' titles and leads)."""
     return PairScores(dict(PairContext.of(reports).pairs()))
@@ -289,20 +289,20 @@ class Grouping:
 def cluster_reports(
     reports: Sequence[Report],
     model: CoreferenceModel | None = None,
-    evidence: PairScores | None = None,
+    pair_features: PairScores | None = None,
     rarity: tuple[WordRarity, WordRarity] | None = None,
 ) -> list[ReportCluster]:
     """Group reports into incidents with ``model`` (default: the shipped coreference model); return the
-    clusters, largest first, then by earliest document id. ``evidence``: the pairs' features, when known
+    clusters, largest first, then by earliest document id. ``pair_features``: the pairs' features, when known
     (otherwise each pair is scored as it is compared and only the merging pairs' features are kept);
     ``rarity``: how rare title and lead words are in the whole store, when ``reports`` are part of it."""
-    return group_reports(reports, model, evidence, rarity).clusters
+    return group_reports(reports, model, pair_features, rarity).clusters
 
 
 def group_reports(
     reports: Sequence[Report],
     model: CoreferenceModel | None = None,
-    evidence: PairScores | None = None,
+    pair_features: PairScores | None = None,
     rarity: tuple[WordRarity, WordRarity] | None = None,
     earlier: EarlierScores | None = None,
     explain_later: bool = False,
@@ -315,8 +315,8 @@ def group_reports(
     model = model or shipped_coreference_model()
     context = None
     with held_settings():
-        if evidence is not None:
-            probability = score_pairs(evidence, model).probability
+        if pair_features is not None:
+            probability = score_pairs(pair_features, model).probability
             components = link_components(reports, probability, model.threshold)
         else:
             held = vectors is not None and rarity is not None
@@ -327,7 +327,7 @@ def group_reports(
     for group, links in groups:
         merges = []
         for i, j in links:
-            features = partial(context.features, i, j) if context else partial(getitem, evidence.features, (i, j))
+            features = partial(context.features, i, j) if context else partial(getitem, pair_features.features, (i, j))
             explain = partial(_reasons, model, features)
             if not explain_later:
                 explain = partial(list, explain())

@@ -23,7 +23,7 @@ from kg_count.incidents.reports.reports import Report, ReportedPerson
 
 STATUS_SEVERITY = {"killed": 3, "injured": 2, "fired": 2, "unharmed": 0}
 # a person's role across reports: taking part beats telling, which beats not known
-ROLE_EVIDENCE = {"victim": 2, "suspect": 2, "bystander": 1, "other": 0}
+ROLE_RANK = {"victim": 2, "suspect": 2, "bystander": 1, "other": 0}
 GRANULARITY_RANK = {"day": 0, "week": 1, "month": 2, "year": 3}
 
 
@@ -105,7 +105,7 @@ def _people(reports: list[Report]) -> list[ReportedPerson]:
                         longer.first_name,
                         longer.last_name,
                         known.age or person.age,
-                        known.role if ROLE_EVIDENCE[known.role] >= ROLE_EVIDENCE[person.role] else person.role,
+                        known.role if ROLE_RANK[known.role] >= ROLE_RANK[person.role] else person.role,
                         severe.status,
                     )
                     break

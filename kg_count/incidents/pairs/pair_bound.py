@@ -180,7 +180,7 @@ def _place_codes(columns: ReportColumns, a: np.ndarray, b: np.ndarray) -> np.nda
 
 def _distance_codes(columns: ReportColumns, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The place code of pairs in two cities: their distance's bin, or unknown. Each pair of places is measured
-    once, on the sphere; the geodesic distance the features read (``evidence.city_distance_km``) is computed only
+    once, on the sphere; the geodesic distance the features read (``comparison.city_distance_km``) is computed only
     where the two could fall in different bins (they differ by well under ``SPHERE_ERROR``)."""
     width = len(columns.locations) + 1
     keys, inverse = np.unique((columns.located[a] + 1) * width + columns.located[b] + 1, return_inverse=True)

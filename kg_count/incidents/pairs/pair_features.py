@@ -165,7 +165,7 @@ def _text_features(a: Report, b: Report, similarity: Similarity) -> list[str]:
 
 
 def _rule_feature(a: Report, b: Report) -> str:
-    """The hand-weighted evidence (``evidence.compare``, [clustering] weights) as one feature: its
+    """The hand-weighted comparison (``comparison.compare``, [clustering] weights) as one feature: its
     score in bins, or its conflict."""
     rules = compare(a, b)
     if rules.conflicts:

@@ -106,7 +106,7 @@ def _deletions(word: str, most: int) -> set[str]:
 
 def _name_matrices(reports: Sequence[Report]) -> tuple[sparse.csr_matrix, sparse.csr_matrix, list[str]]:
     """Which last names each report's named victims and suspects have (rows: reports), which last names are
-    alike one of them (``evidence.same_person``'s test of last names), and those last names (the columns)."""
+    alike one of them (``comparison.same_person``'s test of last names), and those last names (the columns)."""
     named, names = _membership([{p.last_name.lower() for p in r.named_participants} for r in reports])
     return named, named @ _similar_last_names(names, settings().clustering.last_name_similarity), names
 

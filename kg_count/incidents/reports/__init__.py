@@ -1,1 +1,1 @@
-"""What each document says, comparable: its report, the evidence two reports share, word rarity, title vectors."""
+"""What each document says, comparable: its report, the comparison of two reports, word rarity, title vectors."""

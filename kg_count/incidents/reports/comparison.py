@@ -1,6 +1,6 @@
 """Whether two reports tell of the same incident: their comparison, with reasons for and against.
 
-Reads two Reports and returns a Comparison: a score (evidence summed), hard conflicts that
+Reads two Reports and returns a Comparison: a score (the points of what agrees, summed), hard conflicts that
 forbid a merge whatever else agrees, and the reasons, so that a merge can be explained.
 """
 
@@ -54,14 +54,14 @@ TITLE_STOPWORDS = frozenset(
 
 @dataclass
 class Comparison:
-    """The evidence that two reports are one incident: a score, hard conflicts and the reasons behind both."""
+    """How alike two reports are: a score, hard conflicts and the reasons behind both."""
 
     score: float = 0.0
     conflicts: list[str] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
 
     def add(self, points: float, reason: str) -> None:
-        """Add evidence worth ``points`` and remember why."""
+        """Add ``points`` to the score and remember why."""
         self.score += points
         self.reasons.append(f"{reason} ({points:+g})")
 
@@ -151,7 +151,7 @@ def city_distance_km(city_a: str, state_a: str, city_b: str, state_b: str) -> fl
 
 
 def compare(a: Report, b: Report) -> Comparison:
-    """Weigh the evidence that reports ``a`` and ``b`` tell of one incident.
+    """Score how likely reports ``a`` and ``b`` are to tell of one incident.
 
     Dates that cannot agree forbid a merge unless both reports name the same person (follow-up
     stories about an arrest or a trial carry later dates); other states and distant cities always do.
@@ -203,7 +203,7 @@ def compare(a: Report, b: Report) -> Comparison:
     for name in ("killed", "injured", "fired"):
         here, there = getattr(a, name), getattr(b, name)
         if here and there and here == there:
-            # differing counts are no evidence: later reports update them
+            # differing counts score nothing: later reports update them
             result.add(weights.same_count, f"both {name} {here}")
 
     similarity = fuzz.token_set_ratio(title_words(a.title), title_words(b.title))

@@ -60,7 +60,7 @@ class Report:
     fired: int
     people: list[ReportedPerson] = field(default_factory=list)
     lead: str = ""
-    # (settings, interval) of evidence.date_interval, kept because a report is compared with many
+    # (settings, interval) of comparison.date_interval, kept because a report is compared with many
     interval_cache: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
