@@ -5,16 +5,25 @@ The public API (``kg_count.api``) is importable from here: ``kg_count.open_archi
 ``import kg_count`` stays light.
 """
 
-from kg_count.public_names import PUBLIC_NAMES
-
 __version__ = "0.1.0"
 
-__all__ = [*PUBLIC_NAMES, "__version__"]
+__all__ = [  # the public API's names (kg_count.api), listed here only
+    "Archive",
+    "DocumentView",
+    "IncidentView",
+    "Question",
+    "SystemAnswer",
+    "build_archive",
+    "open_archive",
+    "parse_question",
+    "read_questions",
+    "__version__",
+]
 
 
 def __getattr__(name: str):
     """The public API's names, imported from ``kg_count.api`` when first asked for."""
-    if name in PUBLIC_NAMES:
+    if name in __all__ and name != "__version__":
         from kg_count import api
 
         return getattr(api, name)

@@ -12,8 +12,9 @@ command line does the same through this module, so what a notebook gets is what 
     with kg_count.open_archive("store") as archive:                # read-only, beside a running build
         rows = archive.sparql("SELECT ?doc WHERE { GRAPH ?doc { ?doc a ?type } } LIMIT 5")
 
-Every function reads and returns plain Python values or the dataclasses named in ``__all__``; errors are
-``kg_count.errors.KgCountError`` subclasses naming the file, line or id.
+Every function reads and returns plain Python values or the dataclasses named in ``kg_count.__all__`` (the
+package's top level lists this module's public names); errors are ``kg_count.errors.KgCountError`` subclasses
+naming the file, line or id.
 """
 
 from __future__ import annotations
@@ -25,17 +26,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
 from kg_count.errors import InputError, KgCountError, SetupError, UsageError
-from kg_count.incidents.views.incident_views import DocumentView, IncidentView  # noqa: F401 (DocumentView: re-exported)
+from kg_count.incidents.views.incident_views import DocumentView, IncidentView  # noqa: F401 (DocumentView: offered by kg_count)
 from kg_count.io.answers import SystemAnswer
 from kg_count.io.questions import Question, parse_question, read_questions
-from kg_count.public_names import PUBLIC_NAMES
 
 if TYPE_CHECKING:
     import pandas
 
     from kg_count.graph.store import GraphStore
-
-__all__ = list(PUBLIC_NAMES)
 
 
 class Archive:

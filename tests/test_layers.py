@@ -18,7 +18,6 @@ BOTTOM = {
     "background",
     "process_guard",
     "source_closure",
-    "public_names",
     "arrays",
     "resources",
 }
