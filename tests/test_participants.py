@@ -181,3 +181,58 @@ def test_an_enumeration_of_the_dead_and_the_wounded_counts_both(title, body):
 
     record = extract(annotated(body, title))
     assert (record.killed, record.injured) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    "body, name, role, status",
+    [
+        # a verb that says the event of its subject, "among the dead"
+        (
+            "The toddler and his uncle , Morlens Millice , were both pronounced dead .",
+            "Morlens Millice",
+            "victim",
+            "killed",
+        ),
+        (
+            "Pulliam was arrested after 19-year - old Mekko Stumblingbear was found dead .",
+            "Mekko Stumblingbear",
+            "victim",
+            "killed",
+        ),
+        ("Dekitta Holmes was identified among the dead in a murder - suicide .", "Dekitta Holmes", "victim", "killed"),
+        # the object of "of" after an event noun is its patient, though the sentence names a charge
+        (
+            "Noah Allen , 19 , is accused in the fatal slaying of Jaevelle Swift , according to police .",
+            "Jaevelle Swift",
+            "victim",
+            "killed",
+        ),
+        # "he" or "she", the patient of an event, is the person named last before
+        (
+            "Katie Gildersleeve , 30 , was rushed to a hospital . | She later died from her injuries .",
+            "Katie Gildersleeve",
+            "victim",
+            "killed",
+        ),
+        # a name that identifies a person or a suspect
+        ("Family members have identified the man as Robert Wesley .", "Robert Wesley", "victim", "unharmed"),
+        ("Police identified the gunman as Carl Lutz .", "Carl Lutz", "suspect", "unharmed"),
+    ],
+)
+def test_roles_and_statuses_from_more_phrasings(body, name, role, status):
+    people, _ = read(body)
+    assert {p.full_name: (p.role, p.status) for p in people}.get(name) == (role, status)
+
+
+def test_a_pronoun_after_a_spokesman_gives_him_no_status():
+    # "he" after a quoted officer is not the officer: nothing is given to anyone
+    people, _ = read("Sgt. Amy Lee said the shooting happened at noon . | He died at the scene .")
+    assert all(p.status == "unharmed" for p in people)
+
+
+def test_a_hospital_or_a_street_is_no_person():
+    people, _ = read(
+        "Jamie Lane , 20 , was shot Friday . | She was taken to Stroger Hospital where she died . "
+        "| Police closed W. William Cannon Dr. after the shooting ."
+    )
+    assert {p.full_name for p in people} == {"Jamie Lane"}

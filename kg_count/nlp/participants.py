@@ -8,6 +8,7 @@ from typing import Sequence
 
 from kg_count.nlp.events import EventMention
 from kg_count.nlp.numbers import MULTIPLIERS, RELATIVE_PRONOUNS, count_people, is_person_noun, parse_number
+from kg_count.nlp.places import STREET_WORDS, names_a_street
 from kg_count.settings import settings
 
 INJURY_LEMMAS = {"injure", "wound", "hurt", "hospitalize", "injured", "wounded"}
@@ -101,6 +102,27 @@ BYSTANDER_WORDS = {
 PARTICIPATING_ROLES = ("victim", "suspect")  # the roles of people who take part, not those who tell of it
 NAME_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
 PATIENT_DEPS = ("nsubjpass", "nsubj:pass", "dobj", "obj")
+IDENTIFYING_VERBS = {"identify", "name"}
+FACILITY_WORDS = {
+    "hospital",
+    "center",
+    "centre",
+    "clinic",
+    "school",
+    "church",
+    "county",
+    "police",
+    "department",
+    "university",
+    "college",
+    "station",
+    "mall",
+    "apartments",
+    "hotel",
+    "motel",
+    "restaurant",
+}  # a name holding one of these (or ending in a street word) names a place, not a person: "Stroger Hospital"
+SURNAME_STREET_WORDS = {"lane", "way", "court", "place", "circle", "trail", "pike", "terrace"}  # "Jamie Lane"
 STATISTICS_CUES = re.compile(
     r"\b(this year|last year|so far|since|per year|a year|each year|annually|in 20\d\d|"
     r"statistics|average|nationwide|records show)\b"
@@ -157,15 +179,48 @@ def _age_near(doc, start: int, end: int) -> int | None:
     return None
 
 
+def _typed(token, events_by_token: dict[int, EventMention]) -> EventMention | None:
+    event = events_by_token.get(token.i)
+    return event if event is not None and event.event_type in STATUS_OF_TYPE else None
+
+
+def _event_said_of_subject(verb, events_by_token: dict[int, EventMention]) -> EventMention | None:
+    """The typed event a verb says of its subject or object without being one: its complement ("was found dead",
+    "were pronounced dead", "is dead"), "among the dead", or a verb joined to it that has no subject of its own
+    ("was taken to a hospital but died")."""
+    for child in verb.children:
+        if child.dep_ in ("oprd", "acomp", "xcomp", "attr") or verb.lemma_ == "be":
+            event = _typed(child, events_by_token)
+            if event is not None:
+                return event
+        if child.dep_ == "prep" and child.lower_ == "among":
+            event = next((_typed(c, events_by_token) for c in child.children if c.dep_ == "pobj"), None)
+            if event is not None:
+                return event
+        if (
+            child.dep_ == "conj"
+            and child.pos_ == "VERB"
+            and not any(c.dep_.startswith("nsubj") for c in child.children)
+        ):
+            event = _typed(child, events_by_token)
+            if event is not None:
+                return event
+    return None
+
+
 def _patient_event(token, events_by_token: dict[int, EventMention]) -> EventMention | None:
-    """The typed event whose patient (passive subject, object) the token is, following the head chain twice."""
+    """The typed event whose patient the token is, following the head chain twice: the passive subject or object
+    of the event ("was shot", "killed him"), the subject of "die" or of a verb that says the event of it ("was
+    found dead"), or the object of "of" after an event noun ("the fatal slaying of Jaevelle Swift")."""
     node = token
     for _ in range(3):
-        if node.dep_ in PATIENT_DEPS or (node.dep_ in ("nsubj",) and node.head.lemma_ in ("die", "be")):
-            event = events_by_token.get(node.head.i)
-            if event is None and node.head.lemma_ == "be":
-                event = next((events_by_token[c.i] for c in node.head.children if c.i in events_by_token), None)
-            if event is not None and event.event_type in STATUS_OF_TYPE:
+        if node.dep_ in PATIENT_DEPS or (node.dep_ == "nsubj" and node.head.lemma_ in ("die", "be")):
+            event = _typed(node.head, events_by_token) or _event_said_of_subject(node.head, events_by_token)
+            if event is not None:
+                return event
+        if node.dep_ == "pobj" and node.head.lower_ == "of" and node.head.head.pos_ == "NOUN":
+            event = _typed(node.head.head, events_by_token)
+            if event is not None:
                 return event
         if node.head is node:
             break
@@ -269,6 +324,52 @@ def unlabelled_patient_names(doc, events_by_token: dict[int, EventMention]) -> l
     return spans
 
 
+def _names_a_facility(name: str) -> bool:
+    """Whether a name the parser took for a person's names a building or a street ("Vanderbilt Hospital",
+    "W. William Cannon Dr.")."""
+    words = [w.lower() for w in name.split()]
+    return bool(set(words) & FACILITY_WORDS) or words[-1] in STREET_WORDS - SURNAME_STREET_WORDS
+
+
+def _identified_as(token) -> str | None:
+    """The role of a name that identifies someone ("identified the man as X", "the victims were identified as X and
+    Y"): suspect when the one identified is a suspect, victim when a person or a pronoun; None when the name does not
+    stand in such a phrase."""
+    node = token
+    while node.dep_ in ("conj", "appos") and node.head is not node:
+        node = node.head
+    if node.dep_ != "pobj" or node.head.lower_ != "as" or node.head.head.lemma_ not in IDENTIFYING_VERBS:
+        return None
+    identified = [c for c in node.head.head.children if c.dep_ in ("dobj", "obj", "nsubjpass", "nsubj:pass")]
+    if not identified:
+        return None
+    word = identified[0].lemma_.lower()
+    if word in SUSPECT_CUES:
+        return "suspect"
+    return "victim" if identified[0].pos_ == "PRON" or word in PERSON_NOUNS or word == "victim" else None
+
+
+def _resolve_pronoun_patients(doc, events_by_token: dict[int, EventMention], people: dict, bystanders: set) -> None:
+    """Give "he" or "she", the patient of a typed event ("He died from his injuries"), to the person named last
+    before it, within the two sentences before: a victim with that status. Nothing when that person tells rather
+    than takes part (a bystander) or is a suspect."""
+    mentions = sorted((start, key) for key, person in people.items() for start, _ in person.mentions)
+    sentence_of = {t.i: n for n, sent in enumerate(doc.sents) for t in sent}
+    for token in doc:
+        if token.lower_ not in ("he", "she", "him") or not mentions or token.i < mentions[0][0]:
+            continue
+        event = _patient_event(token, events_by_token)
+        if event is None or event.event_type not in ("killing", "injuring"):
+            continue
+        start, key = max(m for m in mentions if m[0] < token.i)
+        person = people[key]
+        if sentence_of[token.i] - sentence_of[start] > 2 or key in bystanders or person.role == "suspect":
+            continue
+        person.role = "victim"
+        if person.status != "killed":
+            person.status = STATUS_OF_TYPE[event.event_type]
+
+
 def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
     """Group PERSON mentions by last name into participants and read their age, role and status.
 
@@ -281,7 +382,7 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
     for ent in sorted(mentions + unlabelled_patient_names(doc, events_by_token), key=lambda span: span.start):
         name = normalised_name(ent.text)
         first, last = _name_parts(name)
-        if not last:
+        if not last or _names_a_facility(name) or names_a_street(doc, ent.end):
             continue
         key = last.lower()
         person = people.get(key)
@@ -299,12 +400,15 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
                 person.status = status
             if status != "fired":
                 person.role = "victim"
+        elif _identified_as(ent.root) is not None:
+            person.role = _identified_as(ent.root) if person.role == "other" else person.role
         elif is_bystander(ent):
             bystanders.add(key)
         elif person.role == "other" and lemmas & SUSPECT_CUES and ent.root.head.lemma_ not in SPEECH_VERBS:
             person.role = "suspect"
         elif person.role == "other" and "victim" in lemmas and ent.root.head.lemma_ not in SPEECH_VERBS:
             person.role = "victim"
+    _resolve_pronoun_patients(doc, events_by_token, people, bystanders)
     for key in bystanders:
         if people[key].status == "unharmed":
             people[key].role = "bystander"

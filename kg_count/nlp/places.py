@@ -296,7 +296,7 @@ STREET_WORDS = {
 }  # "on Baltimore Avenue" names a street, not Baltimore
 
 
-def _names_a_street(doc, end: int) -> bool:
+def names_a_street(doc, end: int) -> bool:
     """Whether the token at ``end`` (just after a place name) makes the name a street's ("Baltimore Avenue")."""
     return end < len(doc) and doc[end].lower_ in STREET_WORDS and doc[end].text[:1].isupper()
 
@@ -314,7 +314,7 @@ def place_names(doc) -> list[tuple[str, int]]:
         first, *rest = text.split() or [""]
         if first.lower() in COMPASS_WORDS and rest and known_place(" ".join(rest)):
             text, start = " ".join(rest), start + 1
-        if _names_a_street(doc, ent.end):
+        if names_a_street(doc, ent.end):
             continue
         if ent.label_ in ("GPE", "LOC", "FAC") and known_place(text):
             found.append((_full_saint(text), start))
@@ -339,7 +339,7 @@ def place_names(doc) -> list[tuple[str, int]]:
                 continue
             after = tokens[i + length].lower_ if i + length < len(tokens) else ""
             name = " ".join(t.text for t in span)
-            if _names_a_street(doc, i + length):
+            if names_a_street(doc, i + length):
                 continue
             if (
                 (before in PLACE_PREPOSITIONS or after in INCIDENT_NOUNS)
