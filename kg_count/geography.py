@@ -137,6 +137,14 @@ def gazetteer() -> Gazetteer:
     return built
 
 
+CITY_STATES = {"DC": "Washington"}  # a state that is one city: the District of Columbia is Washington
+
+
+def sole_city(state_code: str | None) -> str | None:
+    """The city a state is, where it is one city (``DC``: Washington); None for every other state."""
+    return CITY_STATES.get(state_code or "")
+
+
 def state_iri(code: str) -> str:
     """DBpedia IRI of a state by postal code, as the task writes it (``.../Georgia_(U.S._state)``)."""
     title = STATE_TITLES.get(code) or gazetteer().state_names[code].replace(" ", "_")

@@ -142,3 +142,17 @@ def test_a_city_name_that_names_a_street_is_no_place():
     doc = annotated("A man was shot on Baltimore Avenue in Philadelphia on Friday .").doc
     assert [name for name, _ in place_names(doc)] == ["Philadelphia"]
     assert [name for name, _ in place_names(annotated("A man was shot in Baltimore on Friday .").doc)] == ["Baltimore"]
+
+
+def test_the_district_of_columbia_is_the_city_of_washington():
+    from kg_count.nlp.pipeline import extract
+
+    record = extract(
+        annotated(
+            "Police are still trying to figure out who shot a 7-year - old girl in D.C. on Friday night .",
+            title="7-Year - Old Girl Shot on Sidewalk in Southeast DC",
+        )
+    )
+    assert (record.city, record.state) == ("Washington", "DC")
+    record = extract(annotated("A man was shot in Baltimore , Maryland on Friday .", title="Man shot"))
+    assert record.city == "Baltimore"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kg_count.settings import settings
-from kg_count.geography import city_iri, gazetteer, is_county, resolve_state, state_iri
+from kg_count.geography import city_iri, gazetteer, is_county, resolve_state, sole_city, state_iri
 
 DATELINE_END = {"(", "—", "-", "–", "--", ":", "_", "―"}
 
@@ -395,5 +395,6 @@ def find_place(
         if state:
             return Place(city, state, "named place")
     if votes:
-        return Place(None, votes.most_common(1)[0][0], "named state")
+        state = votes.most_common(1)[0][0]
+        return Place(sole_city(state), state, "named state")
     return None
