@@ -156,3 +156,15 @@ def test_the_district_of_columbia_is_the_city_of_washington():
     assert (record.city, record.state) == ("Washington", "DC")
     record = extract(annotated("A man was shot in Baltimore , Maryland on Friday .", title="Man shot"))
     assert record.city == "Baltimore"
+
+
+@pytest.mark.parametrize(
+    "text, votes",
+    [
+        ("a shooting in Washington , D.C. on Friday", {"DC": 2}),  # "D.C." votes too
+        ("a shooting in Northeast Washington on Friday", {"DC": 1}),
+        ("a shooting in Spokane , Washington on Friday", {"WA": 1}),
+    ],
+)
+def test_washington_with_dc_or_a_quadrant_is_the_district(text, votes):
+    assert dict(state_votes(text.split())) == votes

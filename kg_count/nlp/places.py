@@ -148,6 +148,8 @@ def state_mentions(words: list[str]) -> list[tuple[str, int]]:
     i = 0
     while i < len(words):
         code, used = _state_at(words, i)
+        if code == "WA" and used == 1 and _names_the_district(words, i):
+            code = "DC"  # "Washington , D.C.", "Northeast Washington": the city, not the state
         if code and _starts_place_name(words, i, used):
             i += used + 1
         elif code and (
@@ -161,6 +163,17 @@ def state_mentions(words: list[str]) -> list[tuple[str, int]]:
         else:
             i += 1
     return found
+
+
+DC_WORDS = {"d.c.", "dc", "d.c"}
+DC_QUADRANTS = {"northeast", "northwest", "southeast", "southwest"}
+
+
+def _names_the_district(words: list[str], i: int) -> bool:
+    """Whether "Washington" at words[i] is the city of the District of Columbia: followed by "D.C." (a comma
+    between or not) or after one of the District's quadrants ("Northeast Washington")."""
+    after = [w.lower() for w in words[i + 1 : i + 3] if w != ","][:1]
+    return bool(after and after[0] in DC_WORDS) or (i > 0 and words[i - 1].lower() in DC_QUADRANTS)
 
 
 def _starts_place_name(words: list[str], i: int, used: int) -> bool:
