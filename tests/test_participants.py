@@ -236,3 +236,21 @@ def test_a_hospital_or_a_street_is_no_person():
         "| Police closed W. William Cannon Dr. after the shooting ."
     )
     assert {p.full_name for p in people} == {"Jamie Lane"}
+
+
+@pytest.mark.parametrize(
+    "name, facility",
+    [
+        ("Toledo News", True),
+        ("West Duluth", True),
+        ("W. St. Gertrude", True),
+        ("Stroger Hospital", True),
+        ("Jamie Lane", False),
+        ("Jae Park", False),
+        ("Tyler Buchanan", False),
+    ],
+)
+def test_names_of_outlets_districts_and_buildings_are_no_people(name, facility):
+    from kg_count.nlp.participants import _names_a_facility
+
+    assert _names_a_facility(name) is facility

@@ -8,7 +8,7 @@ from typing import Sequence
 
 from kg_count.nlp.events import EventMention
 from kg_count.nlp.numbers import MULTIPLIERS, RELATIVE_PRONOUNS, count_people, is_person_noun, parse_number
-from kg_count.nlp.places import STREET_WORDS, names_a_street
+from kg_count.nlp.places import COMPASS_WORDS, STREET_WORDS, known_place, names_a_street
 from kg_count.settings import settings
 
 INJURY_LEMMAS = {"injure", "wound", "hurt", "hospitalize", "injured", "wounded"}
@@ -121,6 +121,9 @@ FACILITY_WORDS = {
     "hotel",
     "motel",
     "restaurant",
+    "news",
+    "tv",
+    "radio",
 }  # a name holding one of these (or ending in a street word) names a place, not a person: "Stroger Hospital"
 SURNAME_STREET_WORDS = {"lane", "way", "court", "place", "circle", "trail", "pike", "terrace"}  # "Jamie Lane"
 STATISTICS_CUES = re.compile(
@@ -296,7 +299,6 @@ def is_person_mention(doc, ent) -> bool:
     person_apposition = ent.root.dep_ == "appos" and ent.root.head.lemma_.lower() in PERSON_NOUNS
     if not (aged or person_apposition):
         return False
-    from kg_count.nlp.places import known_place
 
     return not known_place(ent.text)
 
@@ -305,7 +307,6 @@ def unlabelled_patient_names(doc, events_by_token: dict[int, EventMention]) -> l
     """Two or three capitalised proper nouns that no entity covers and that are the patient of a typed event
     ("Jatarius Tolbert was shot and killed", which the small model does not mark as a name), unless the
     gazetteer knows them as a place."""
-    from kg_count.nlp.places import known_place
 
     covered = {i for ent in doc.ents for i in range(ent.start, ent.end)}
     spans = []
@@ -325,10 +326,20 @@ def unlabelled_patient_names(doc, events_by_token: dict[int, EventMention]) -> l
 
 
 def _names_a_facility(name: str) -> bool:
-    """Whether a name the parser took for a person's names a building or a street ("Vanderbilt Hospital",
-    "W. William Cannon Dr.")."""
+    """Whether a name the parser took for a person's names a building, a street, a news outlet or a district
+    ("Vanderbilt Hospital", "W. William Cannon Dr.", "Toledo News", "West Duluth")."""
     words = [w.lower() for w in name.split()]
-    return bool(set(words) & FACILITY_WORDS) or words[-1] in STREET_WORDS - SURNAME_STREET_WORDS
+    return (
+        bool(set(words) & FACILITY_WORDS)
+        or words[-1] in STREET_WORDS - SURNAME_STREET_WORDS
+        or "st." in words
+        or words[0] in COMPASS_WORDS
+    )
+
+
+def _before_a_facility_word(doc, end: int) -> bool:
+    """Whether the token at ``end`` (just after a name) makes the name a building's ("Ben Taub Hospital")."""
+    return end < len(doc) and doc[end].lower_ in FACILITY_WORDS
 
 
 def _identified_as(token) -> str | None:
@@ -352,7 +363,7 @@ def _identified_as(token) -> str | None:
 def _resolve_pronoun_patients(doc, events_by_token: dict[int, EventMention], people: dict, bystanders: set) -> None:
     """Give "he" or "she", the patient of a typed event ("He died from his injuries"), to the person named last
     before it, within the two sentences before: a victim with that status. Nothing when that person tells rather
-    than takes part (a bystander) or is a suspect."""
+    than takes part (a bystander), is a suspect, or is named by one word only or by a place's name."""
     mentions = sorted((start, key) for key, person in people.items() for start, _ in person.mentions)
     sentence_of = {t.i: n for n, sent in enumerate(doc.sents) for t in sent}
     for token in doc:
@@ -365,6 +376,8 @@ def _resolve_pronoun_patients(doc, events_by_token: dict[int, EventMention], peo
         person = people[key]
         if sentence_of[token.i] - sentence_of[start] > 2 or key in bystanders or person.role == "suspect":
             continue
+        if len(person.full_name.split()) < 2 or known_place(person.full_name):
+            continue  # a lone word or a place's name the parser took for a person ("Lawton", "Wichita Falls")
         person.role = "victim"
         if person.status != "killed":
             person.status = STATUS_OF_TYPE[event.event_type]
@@ -382,10 +395,12 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
     for ent in sorted(mentions + unlabelled_patient_names(doc, events_by_token), key=lambda span: span.start):
         name = normalised_name(ent.text)
         first, last = _name_parts(name)
-        if not last or _names_a_facility(name) or names_a_street(doc, ent.end):
+        if not last or _names_a_facility(name) or names_a_street(doc, ent.end) or _before_a_facility_word(doc, ent.end):
             continue
         key = last.lower()
         person = people.get(key)
+        if person is None and known_place(name):
+            continue  # "Bluefield", "Wichita Falls": a place the parser took for a person
         if person is None:
             person = people[key] = Participant(name, first, last)
         elif len(name.split()) > len(person.full_name.split()):
