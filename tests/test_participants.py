@@ -254,3 +254,21 @@ def test_names_of_outlets_districts_and_buildings_are_no_people(name, facility):
     from kg_count.nlp.participants import _names_a_facility
 
     assert _names_a_facility(name) is facility
+
+
+@pytest.mark.parametrize(
+    "title, body, killed, injured",
+    [
+        # issue 50's failure classes read on one article: a type that follows the text, a suffix beside a name,
+        # an enumeration of the dead and the wounded
+        ("Man shot", "A man was shot in the back and treated and released from a hospital .", 0, 1),
+        ("Shooting", "Police said the 23-year - old also suffered gunshot wounds .", 0, 1),
+        ("Shooting", "The gunman killed two teens and wounded four others .", 2, 4),
+        ("Two injured in shooting", "John Smith Jr. , 26 , and Mark Jones , 30 , were also injured .", 0, 2),
+    ],
+)
+def test_counts_of_one_article_follow_its_text(title, body, killed, injured):
+    from kg_count.nlp.pipeline import extract
+
+    record = extract(annotated(body, title))
+    assert (record.killed, record.injured) == (killed, injured)
