@@ -126,6 +126,7 @@ FACILITY_WORDS = {
     "radio",
 }  # a name holding one of these (or ending in a street word) names a place, not a person: "Stroger Hospital"
 SURNAME_STREET_WORDS = {"lane", "way", "court", "place", "circle", "trail", "pike", "terrace"}  # "Jamie Lane"
+STREET_ENDINGS = STREET_WORDS - SURNAME_STREET_WORDS  # the last words that make a name a street's
 STATISTICS_CUES = re.compile(
     r"\b(this year|last year|so far|since|per year|a year|each year|annually|in 20\d\d|"
     r"statistics|average|nationwide|records show)\b"
@@ -330,16 +331,15 @@ def _names_a_facility(name: str) -> bool:
     ("Vanderbilt Hospital", "W. William Cannon Dr.", "Toledo News", "West Duluth")."""
     words = [w.lower() for w in name.split()]
     return (
-        bool(set(words) & FACILITY_WORDS)
-        or words[-1] in STREET_WORDS - SURNAME_STREET_WORDS
-        or "st." in words
-        or words[0] in COMPASS_WORDS
+        bool(set(words) & FACILITY_WORDS) or words[-1] in STREET_ENDINGS or "st." in words or words[0] in COMPASS_WORDS
     )
 
 
-def _before_a_facility_word(doc, end: int) -> bool:
-    """Whether the token at ``end`` (just after a name) makes the name a building's ("Ben Taub Hospital")."""
-    return end < len(doc) and doc[end].lower_ in FACILITY_WORDS
+def _names_no_person(doc, name: str, end: int) -> bool:
+    """Whether a name ending before token ``end`` names a place rather than a person: by its own words
+    (``_names_a_facility``) or the word after it, a street's ("Baltimore Avenue") or a building's ("Ben Taub
+    Hospital")."""
+    return _names_a_facility(name) or names_a_street(doc, end) or (end < len(doc) and doc[end].lower_ in FACILITY_WORDS)
 
 
 def _identified_as(token) -> str | None:
@@ -395,7 +395,7 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
     for ent in sorted(mentions + unlabelled_patient_names(doc, events_by_token), key=lambda span: span.start):
         name = normalised_name(ent.text)
         first, last = _name_parts(name)
-        if not last or _names_a_facility(name) or names_a_street(doc, ent.end) or _before_a_facility_word(doc, ent.end):
+        if not last or _names_no_person(doc, name, ent.end):
             continue
         key = last.lower()
         person = people.get(key)
@@ -415,8 +415,9 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
                 person.status = status
             if status != "fired":
                 person.role = "victim"
-        elif _identified_as(ent.root) is not None:
-            person.role = _identified_as(ent.root) if person.role == "other" else person.role
+        elif (identified := _identified_as(ent.root)) is not None:
+            if person.role == "other":
+                person.role = identified
         elif is_bystander(ent):
             bystanders.add(key)
         elif person.role == "other" and lemmas & SUSPECT_CUES and ent.root.head.lemma_ not in SPEECH_VERBS:
