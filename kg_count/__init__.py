@@ -10,9 +10,11 @@ __version__ = "0.1.0"
 __all__ = [  # the public API's names (kg_count.api), listed here only
     "Archive",
     "DocumentView",
+    "IncidentGrouping",
     "IncidentView",
     "Question",
     "SystemAnswer",
+    "archive_for",
     "build_archive",
     "open_archive",
     "parse_question",

@@ -20,8 +20,10 @@ naming the file, line or id.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
-from dataclasses import asdict
+import time
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
@@ -35,13 +37,30 @@ if TYPE_CHECKING:
 
     from kg_count.graph.store import GraphStore
 
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class IncidentGrouping:
+    """What ``build_archive`` did to the incidents: how many the store holds, whether they were grouped again
+    (False: they were up to date with the documents) and the seconds it took."""
+
+    count: int
+    regrouped: bool
+    seconds: float
+
+    def line(self) -> str:
+        """The grouping in one line, as ``kg-count build`` prints it."""
+        return f"incidents: {self.count} ({f'grouped in {self.seconds:.1f} s' if self.regrouped else 'up to date'})"
+
 
 class Archive:
     """An open kg_count store: its answers, incidents and SPARQL. Close it (or use ``with``) to release it."""
 
-    def __init__(self, store: GraphStore, closing: contextlib.ExitStack, summary=None) -> None:
+    def __init__(self, store: GraphStore, closing: contextlib.ExitStack, summary=None, grouping=None) -> None:
         self.store = store
         self.summary = summary  # what build_archive added (kg_count.graph.loader.BuildSummary); None when opened
+        self.grouping: IncidentGrouping | None = grouping  # None when opened, or built without incidents
         self._closing = closing
 
     @property
@@ -78,6 +97,14 @@ class Archive:
         if not isinstance(questions, Mapping):
             questions = read_questions(questions)
         return answer_from_store(self.store, questions, answer_prior)
+
+    def write_chains(self, path: str | os.PathLike, docs: str | os.PathLike) -> None:
+        """Write the documents of ``docs`` (CoNLL or JSON lines) as CoNLL with the store's event coreference
+        chains to ``path`` (atomically)."""
+        from kg_count.answer.chains import write_chains
+        from kg_count.io.articles import iter_any
+
+        write_chains(Path(path), self.store, list(iter_any(docs)))
 
     def incidents(
         self, event_type: str | None = None, place: str | None = None, date: str | None = None
@@ -180,11 +207,16 @@ def build_archive(
     incidents: bool = True,
     workers: int = 1,
     cache: str | os.PathLike | None = "default",
+    batch_size: int | None = None,
+    scheduler: str | None = None,
 ) -> Archive:
     """The store at ``location`` (made when absent) with every document of ``docs`` (CoNLL or JSON lines) that it
     lacked added and, unless ``incidents`` is False, its incidents grouped; it stays open for writing until
-    closed, so no other process writes it in between. ``workers`` extraction processes; ``cache`` the record
-    cache file ("default": kg_count's own; None: none)."""
+    closed, so no other process writes it in between. ``workers`` extraction processes, or the Dask
+    ``scheduler`` at its address (tcp://HOST:8786); ``batch_size`` documents per batch (None: the settings');
+    ``cache`` the record cache file ("default": kg_count's own; None: none). The archive's ``summary`` says
+    what was added and its ``grouping`` what grouping did. StoreHeld when another process is writing the store.
+    """
     from kg_count.graph.loader import built_store
     from kg_count.incidents.update.materialise import ensure_incidents
     from kg_count.nlp.record_cache import default_record_cache_path
@@ -192,12 +224,44 @@ def build_archive(
     if not Path(docs).is_file():
         raise InputError("no such document file", docs)
     cache = default_record_cache_path() if cache == "default" else cache
+    options = {"batch_size": batch_size, "workers": workers, "scheduler": scheduler, "cache": cache}
     closing = contextlib.ExitStack()
     try:
-        store, summary = closing.enter_context(built_store(docs, location, workers=workers, cache=cache))
+        store, summary = closing.enter_context(built_store(docs, location, **options))
+        grouping = None
         if incidents:
-            ensure_incidents(store)
+            started = time.perf_counter()
+            count, regrouped = ensure_incidents(store)
+            grouping = IncidentGrouping(count, regrouped, time.perf_counter() - started)
     except BaseException:
         closing.close()
         raise
-    return Archive(store, closing, summary)
+    return Archive(store, closing, summary, grouping)
+
+
+def archive_for(docs: str | os.PathLike, location: str | os.PathLike | None = None, **build) -> Archive:
+    """An archive holding every document of ``docs`` with its incidents grouped, for answering questions about
+    them: the store at ``location`` (None: one under kg_count's cache named after ``docs``) opened read-only when
+    it already holds them all from the same content, else built as by ``build_archive`` (``build``: its keyword
+    arguments). When another process is writing the store, it is opened read-only as that writer's last update
+    left it, without ``docs``, with a warning. Warns when the store holds documents besides those of ``docs``
+    (answers count incidents over all of them)."""
+    from kg_count.answer.store_for_documents import default_store, documents_in_store, warn_of_other_documents
+    from kg_count.errors import StoreHeld
+
+    location = location or default_store(Path(docs))
+    documents = documents_in_store(Path(docs), location)
+    if documents is not None:
+        archive = open_archive(location)
+        warn_of_other_documents(archive.store.document_count(), documents, docs)
+        return archive
+    try:
+        archive = build_archive(docs, location, **build)
+    except StoreHeld as held:
+        logger.warning("%s; answering from the store as its writer's last update left it, without DOCS", held)
+        return open_archive(location)
+    summary = archive.summary
+    logger.info("store %s: %d documents already in it, %d added", location, summary.skipped, summary.added)
+    warn_of_other_documents(summary.in_store, summary.documents, docs)
+    logger.info("incidents: %d (%s)", archive.grouping.count, "rebuilt" if archive.grouping.regrouped else "up to date")
+    return archive

@@ -8,7 +8,6 @@ import logging
 import os
 import re
 import sys
-import time
 from pathlib import Path
 
 from kg_count import __version__
@@ -318,17 +317,13 @@ def build_options(args: argparse.Namespace) -> dict:
 def run_build(args: argparse.Namespace) -> int:
     """``kg-count build``: build or update the store from DOCS, group its incidents (holding the store throughout,
     so that no other writer takes it between the two) and print what was found."""
-    from kg_count.graph.loader import built_store
-    from kg_count.incidents.update.materialise import ensure_incidents
+    from kg_count.api import build_archive
 
-    with built_store(args.docs, args.store, **build_options(args)) as (store, summary):
+    with build_archive(args.docs, args.store, incidents=not args.no_incidents, **build_options(args)) as archive:
         print(f"store {args.store}")
-        print("\n".join(summary.lines()))
-        if not args.no_incidents:
-            started = time.perf_counter()
-            count, rebuilt = ensure_incidents(store)
-            seconds = time.perf_counter() - started
-            print(f"incidents: {count} ({f'grouped in {seconds:.1f} s' if rebuilt else 'up to date'})")
+        print("\n".join(archive.summary.lines()))
+        if archive.grouping is not None:
+            print(archive.grouping.line())
     return 0
 
 
@@ -428,8 +423,6 @@ def _remember_parsers(parser: argparse.ArgumentParser) -> None:
 
 def run_answer(args: argparse.Namespace) -> int:
     """``kg-count answer``: answer a questions file and write the answers atomically."""
-    from kg_count.answer.batch import answer_file
-
     answers = answer_file(
         args.system,
         args.docs,
@@ -444,6 +437,42 @@ def run_answer(args: argparse.Namespace) -> int:
     if args.conll_out is not None:
         print(f"documents with event coreference chains -> {args.conll_out}")
     return 0
+
+
+def answer_file(
+    system: str,
+    docs: Path,
+    questions: Path,
+    out: Path,
+    store=None,
+    conll_out: Path | None = None,
+    build: dict | None = None,
+    answer_prior: bool = True,
+) -> dict:
+    """Answer the questions file ``questions`` over the documents ``docs`` with ``system``, write the answers to
+    ``out`` (atomically) and return them by question id. Questions are validated before the documents are read.
+    The graph system answers from ``kg_count.archive_for(docs, store, **build)``, with the learned answer prior
+    unless ``answer_prior`` is False, and writes the documents' coreference chains to ``conll_out`` when given."""
+    from kg_count.io.answers import write_system_answers
+    from kg_count.io.questions import read_questions
+
+    parsed = read_questions(questions)
+    if system == "baseline":
+        from kg_count.answer.baseline import answer_baseline
+        from kg_count.io.articles import read_any
+
+        if conll_out is not None:
+            raise UsageError("--conll-out needs the graph system")
+        answers = answer_baseline(parsed, read_any(docs))
+    else:
+        from kg_count.api import archive_for
+
+        with archive_for(docs, store, **(build or {})) as archive:
+            answers = archive.answer_questions(parsed, answer_prior)
+            if conll_out is not None:
+                archive.write_chains(conll_out, docs)
+    write_system_answers(out, answers)
+    return answers
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
@@ -501,7 +530,6 @@ def write_html_report(args: argparse.Namespace, scores: dict, inputs: tuple[dict
 
 def run_sample(args: argparse.Namespace) -> int:
     """``kg-count run-sample``: answer and score each subtask folder of the embedded sample."""
-    from kg_count.answer.batch import answer_file
     from kg_count.evaluate.answer_files import score_answer_files
     from kg_count.evaluate.text_report import format_task_scores
 

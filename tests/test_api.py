@@ -57,6 +57,23 @@ def test_incidents_listing_explaining_and_turtle_agree(small_store):
             archive.turtle()
 
 
+def test_a_second_build_adds_nothing_and_keeps_the_incidents(small_store):
+    with kg_count.build_archive(small_store.parent / "docs.conll", small_store) as archive:
+        assert archive.summary.added == 0 and archive.summary.skipped == 12
+        assert not archive.grouping.regrouped and archive.grouping.count == len(archive.incidents())
+        assert archive.grouping.line() == f"incidents: {archive.grouping.count} (up to date)"
+
+
+def test_archive_for_documents_the_store_holds_opens_it_without_building(small_store, caplog):
+    with kg_count.archive_for(small_store.parent / "docs.conll", small_store) as archive:
+        assert archive.summary is None and archive.grouping is None and archive.store.document_count() == 12
+    fewer = small_store.parent / "fewer.conll"
+    write_documents(fewer, list(iter_documents(small_store.parent / "docs.conll"))[:5])
+    with kg_count.archive_for(fewer, small_store) as archive:
+        assert archive.summary is None
+    assert "the store holds 7 documents besides the 5" in caplog.text
+
+
 def test_sparql_rows_are_python_values(small_store):
     with kg_count.open_archive(small_store) as archive:
         rows = archive.sparql(
