@@ -263,5 +263,6 @@ def archive_for(docs: str | os.PathLike, location: str | os.PathLike | None = No
     summary = archive.summary
     logger.info("store %s: %d documents already in it, %d added", location, summary.skipped, summary.added)
     warn_of_other_documents(summary.in_store, summary.documents, docs)
-    logger.info("incidents: %d (%s)", archive.grouping.count, "rebuilt" if archive.grouping.regrouped else "up to date")
+    if archive.grouping is not None:
+        logger.info("%s", archive.grouping.line())
     return archive
