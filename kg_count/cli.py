@@ -302,15 +302,13 @@ def _add_extract(subparsers) -> None:
 
 
 def build_options(args: argparse.Namespace) -> dict:
-    """The keyword arguments of ``build_store`` given by ``--batch-size``, ``--workers``, ``--scheduler`` and
+    """The keyword arguments of ``build_archive`` given by ``--batch-size``, ``--workers``, ``--scheduler`` and
     ``--no-cache``."""
-    from kg_count.nlp.record_cache import default_record_cache_path
-
     if args.scheduler is not None and args.workers != 1:
         raise UsageError("give --workers or --scheduler, not both")
     if args.scheduler is not None and not SCHEDULER_ADDRESS.match(args.scheduler):
         raise UsageError(f"--scheduler {args.scheduler!r} is not a Dask scheduler address like tcp://HOST:8786")
-    cache = None if args.no_cache else default_record_cache_path()
+    cache = None if args.no_cache else "default"  # build_archive's record cache
     return {"batch_size": args.batch_size, "workers": args.workers, "scheduler": args.scheduler, "cache": cache}
 
 
