@@ -250,13 +250,14 @@ class Encoder:
         return vectors
 
 
-def start_encoding_process() -> None:
+def start_encoding_process(parent: int) -> None:
     """The start of a process forked to encode beside its caller: Ctrl-C is left to the caller and the tokenizer
     runs without threads of its own (a forked process does not have them); the matrix products run on one thread
-    as everywhere (``single_threaded_blas``). It ends when its caller does (kg_count.process_guard)."""
+    as everywhere (``single_threaded_blas``). It ends when its caller, process ``parent``, does
+    (kg_count.process_guard)."""
     from kg_count.process_guard import exit_with_parent
 
-    exit_with_parent()
+    exit_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ["TOKENIZERS_PARALLELISM"] = "false"
 

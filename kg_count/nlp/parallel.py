@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor
 from itertools import islice
@@ -28,15 +29,15 @@ def extract_batch(documents: list[Document], spacy_batch_size: int | None = None
     return list(process(documents, batch_size=spacy_batch_size))
 
 
-def _load_model_once() -> None:
-    """A worker's start: end with the parent process (kg_count.process_guard), leave Ctrl-C to it (it stops
+def _load_model_once(parent: int) -> None:
+    """A worker's start: end with the parent process ``parent`` (kg_count.process_guard), leave Ctrl-C to it (it stops
     between documents), load the model."""
     import signal
 
     from kg_count.nlp.model import load_model
     from kg_count.process_guard import exit_with_parent
 
-    exit_with_parent()
+    exit_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     load_model()
 
@@ -68,7 +69,7 @@ def records_from_executor(
 def local_pool(workers: int) -> Iterator[Executor]:
     """A pool of ``workers`` fresh processes, each loading the spaCy model when it starts."""
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_load_model_once)
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_load_model_once, initargs=(os.getpid(),))
     try:
         yield pool
     except BaseException:

@@ -190,7 +190,7 @@ def pair_probabilities(
         release_freed_memory()  # what the parent freed since, so that no forked process starts holding it
         gc.freeze()  # the collector in a forked process would write to every object and so copy its pages
         try:
-            with get_context("fork").Pool(processes, initializer=exit_with_parent) as pool:
+            with get_context("fork").Pool(processes, initializer=exit_with_parent, initargs=(os.getpid(),)) as pool:
                 shares = pool.map(_share_of_rows, range(processes))
         finally:
             gc.unfreeze()

@@ -83,7 +83,9 @@ class EncoderBeside:
     def __init__(self, cache: Path | None = None):
         self.cache = cache
         context = get_context("fork")
-        self._executor = ProcessPoolExecutor(1, mp_context=context, initializer=start_encoding_process)
+        self._executor = ProcessPoolExecutor(
+            1, mp_context=context, initializer=start_encoding_process, initargs=(os.getpid(),)
+        )
         self._pending = [self._executor.submit(_load)]  # forks the process, which loads the weights at once
 
     def encode(self, texts: Iterable[str]) -> None:

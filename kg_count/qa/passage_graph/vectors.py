@@ -74,7 +74,9 @@ def encode_ahead(docs: Iterable) -> None:
     if _encoder_process is None:
         load_encoder()  # before the fork, so that the process starts with it
         context = multiprocessing.get_context("fork")
-        _encoder_process = ProcessPoolExecutor(1, mp_context=context, initializer=start_encoding_process)
+        _encoder_process = ProcessPoolExecutor(
+            1, mp_context=context, initializer=start_encoding_process, initargs=(os.getpid(),)
+        )
     for doc in docs:
         key = (doc.text, token_spans(doc))
         if key not in _ahead:
