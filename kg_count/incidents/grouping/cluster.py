@@ -24,7 +24,7 @@ import numpy as np
 from kg_count.geography import gazetteer
 from kg_count.memory import release_freed_memory
 from kg_count.process_guard import exit_with_parent
-from kg_count.incidents.pairs.candidate_pairs import pair_rows
+from kg_count.incidents.pairs.candidate_pairs import code_pairs, pair_endpoints, pair_rows
 from kg_count.incidents.pairs.coreference_model import CoreferenceModel, shipped_coreference_model
 from kg_count.incidents.pairs.pair_context import PairContext
 from kg_count.incidents.pairs.pair_bound import may_link
@@ -33,6 +33,8 @@ from kg_count.incidents.pairs.pair_cache import EarlierScores, ScoredPairs
 from kg_count.incidents.reports.word_rarity import WordRarity
 from kg_count.incidents.reports.reports import Report
 from kg_count.settings import held_settings, settings
+
+WITHIN_CHUNK = 1 << 20  # pair codes read at once when finding those inside one link component
 
 
 @dataclass
@@ -241,12 +243,15 @@ class PairProbabilities:
         return {pair: p for pair, p in self.known.items() if p >= threshold or pair in self.read}
 
 
-def _within_codes(pairs: np.ndarray, components: list[str]) -> np.ndarray:
-    """The codes ``i * n + j`` (n: the number of reports) of the rows of ``pairs`` (sorted) whose two reports lie in
-    one of ``components``, sorted."""
+def _within_codes(codes: np.ndarray, components: list[str]) -> np.ndarray:
+    """Of the sorted pair codes ``i * n + j`` (n: the number of reports, ``candidate_pair_codes``), those whose two
+    reports lie in one of ``components``, read a chunk at a time."""
     labels = np.unique(np.array(components, dtype=str), return_inverse=True)[1].reshape(-1)
-    inside = pairs[labels[pairs[:, 0]] == labels[pairs[:, 1]]]
-    return inside[:, 0] * len(components) + inside[:, 1]
+    inside = [np.zeros(0, dtype=np.int64)]
+    for start in range(0, len(codes), WITHIN_CHUNK):
+        a, b = pair_endpoints(codes, start, start + WITHIN_CHUNK, len(components))
+        inside.append(codes[start : start + WITHIN_CHUNK][labels[a] == labels[b]])
+    return np.concatenate(inside)
 
 
 def component_pair_scores(
@@ -261,12 +266,11 @@ def component_pair_scores(
         known, reread = earlier.resolve(context.reports, context.candidates)
         known.update(pair_probabilities(context, model, reread))
     else:
-        pairs = context.candidates
-        known = pair_probabilities(
-            context, model, pairs[may_link(context, model, pairs, model.threshold)], model.threshold
-        )
+        codes = context.candidate_codes
+        linking = code_pairs(codes[may_link(context, model, codes, model.threshold)], len(context.reports))
+        known = pair_probabilities(context, model, linking, model.threshold)
     components = link_components(context.reports, known, model.threshold)
-    within = _within_codes(context.candidates, components)
+    within = _within_codes(context.candidate_codes, components)
     context.forget_candidates()
     return PairProbabilities(context, model, known, within), components
 

@@ -1,5 +1,9 @@
 """Candidate pairs of reports: which reports are compared at all (of one kind, their date intervals within the
-slack or a shared last name, across states only through a rare shared title word), as sorted index arrays."""
+slack or a shared last name, across states only through a rare shared title word), as sorted index arrays.
+
+A whole grouping holds its candidate pairs as one code a pair, ``i * n + j`` for reports ``i < j`` of ``n``
+(``candidate_pair_codes``): 8 bytes a pair, where the (pairs, 2) array of ``candidate_pair_array`` takes 16; at
+100,000 articles they are some 37 million. ``pair_endpoints`` reads either form a slice at a time."""
 
 from __future__ import annotations
 
@@ -73,10 +77,31 @@ def _all_pairs(members: Sequence[int], marked: np.ndarray | None = None) -> np.n
 def candidate_pair_array(
     reports: Sequence[Report], rarity: WordRarity | None = None, touching: np.ndarray | None = None
 ) -> np.ndarray:
+    """``candidate_pair_codes`` as an (n, 2) array of rows ``i < j``, sorted."""
+    return code_pairs(candidate_pair_codes(reports, rarity, touching), len(reports))
+
+
+def code_pairs(codes: np.ndarray, size: int) -> np.ndarray:
+    """The pair codes ``i * size + j`` as an (n, 2) array of rows ``(i, j)``."""
+    return np.stack([codes // max(size, 1), codes % max(size, 1)], axis=1)
+
+
+def pair_endpoints(pairs: np.ndarray, start: int, stop: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first and the second report of the pairs ``start:stop`` of ``pairs``, an (n, 2) array or the codes
+    ``i * size + j`` (``candidate_pair_codes``)."""
+    if pairs.ndim == 1:
+        codes = pairs[start:stop]
+        return codes // max(size, 1), codes % max(size, 1)
+    return pairs[start:stop, 0], pairs[start:stop, 1]
+
+
+def candidate_pair_codes(
+    reports: Sequence[Report], rarity: WordRarity | None = None, touching: np.ndarray | None = None
+) -> np.ndarray:
     """Index pairs of reports of one kind whose date intervals lie within the [clustering] ``date_slack_days``,
-    or that name someone with the same last name, whatever their dates: an (n, 2) array of rows ``i < j``,
-    sorted. ``touching``: a mask over ``reports``; when given, only the pairs with a marked report (formed
-    without the others, which a common last name makes many).
+    or that name someone with the same last name, whatever their dates, as the sorted codes ``i * n + j`` of
+    the pairs ``i < j`` (``n``: the number of reports). ``touching``: a mask over ``reports``; when given, only
+    the pairs with a marked report (formed without the others, which a common last name makes many).
 
     Pairs in two named states are formed only when their titles share a word at least [clustering]
     ``state_bridge_rarity`` rare by ``rarity`` (``hard_conflict`` refuses the others), so the work grows
@@ -119,10 +144,19 @@ def candidate_pair_array(
                 keep(pairs[~(stateless[pairs[:, 0]] & stateless[pairs[:, 1]])])  # two stateless: once, below
         keep(_close_in_time([apart], first, last, slack, touching))
     keep(_close_in_time(list(by_rare_word.values()), first, last, slack, touching))
-    codes = np.concatenate(blocks)
-    del blocks[:]
-    codes = sorted_unique(codes, in_place=True)
-    return np.stack([codes // size, codes % size], axis=1)
+    return sorted_unique(_joined(blocks), in_place=True)
+
+
+def _joined(blocks: list[np.ndarray]) -> np.ndarray:
+    """The arrays of ``blocks`` end to end, each let go of (removed from the list) once copied: the join holds
+    them and the result together only one block at a time, not all of them."""
+    joined = np.empty(sum(len(block) for block in blocks), dtype=np.int64)
+    at = 0
+    while blocks:
+        block = blocks.pop(0)
+        joined[at : at + len(block)] = block
+        at += len(block)
+    return joined
 
 
 def _bridging_words(reports: Sequence[Report], rarity: WordRarity | None, touching: np.ndarray | None):

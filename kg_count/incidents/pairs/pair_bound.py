@@ -19,12 +19,13 @@ import math
 from functools import lru_cache
 import os
 from concurrent.futures import ThreadPoolExecutor
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
 from kg_count.learning.bins import interval_indices, interval_name, interval_names
 from kg_count.incidents.reports.comparison import city_distance_km
+from kg_count.incidents.pairs.candidate_pairs import pair_endpoints
 from kg_count.incidents.pairs.pair_features import name_features, title_words_feature
 from kg_count.incidents.pairs.pair_context import PairContext
 from kg_count.incidents.pairs.report_columns import ReportColumns
@@ -311,33 +312,47 @@ def _exact_names_and_words(
 
 
 def upper_logits(context: PairContext, model: LinearModel, pairs: np.ndarray, at_least: float) -> np.ndarray:
-    """An upper bound on ``model``'s logit of each of ``pairs`` (rows of report indexes into ``context``), exact
-    in the names and title words for the pairs whose first bound reaches the logit ``at_least``. Chunks of pairs
-    are bounded in [batch] ``grouping_processes`` threads (0: one per CPU core): the array work leaves the
-    interpreter free, and each chunk's bounds are the same whichever thread computes them."""
+    """An upper bound on ``model``'s logit of each of ``pairs`` (rows of report indexes into ``context``, or their
+    codes: ``candidate_pairs.pair_endpoints``), exact in the names and title words for the pairs whose first bound
+    reaches the logit ``at_least``."""
+    return _bounded(context, model, pairs, at_least, lambda bound: bound, np.float64)
+
+
+def may_link(context: PairContext, model: LinearModel, pairs: np.ndarray, at_least: float) -> np.ndarray:
+    """A mask over ``pairs`` (as ``upper_logits`` reads them): False where ``model``'s probability cannot reach
+    ``at_least`` (``upper_logits``). Only the mask is kept of each chunk's bounds: one byte a pair."""
+    if not 0.0 < at_least < 1.0:
+        return np.ones(len(pairs), dtype=bool)
+    floor = math.log(at_least / (1.0 - at_least)) - 1e-6  # a hair under: the logit's own sum may round up
+    return _bounded(context, model, pairs, floor, lambda bound: bound >= floor, bool)
+
+
+def _bounded(
+    context: PairContext,
+    model: LinearModel,
+    pairs: np.ndarray,
+    at_least: float,
+    kept: Callable[[np.ndarray], np.ndarray],
+    dtype: type,
+) -> np.ndarray:
+    """``kept`` of the bounds of ``upper_logits`` of each chunk of ``pairs``, end to end. Chunks are bounded in
+    [batch] ``grouping_processes`` threads (0: one per CPU core): the array work leaves the interpreter free, and
+    each chunk's bounds are the same whichever thread computes them."""
     columns = context.columns
     tables = WeightTables(model, columns)
     threads = settings().batch.grouping_processes or os.cpu_count() or 1
     size = max(min(CHUNK // threads, -(-len(pairs) // threads)), 1)  # the chunks in flight hold what one did
 
     def bounded(start: int) -> np.ndarray:
-        a, b = pairs[start : start + size, 0], pairs[start : start + size, 1]
+        a, b = pair_endpoints(pairs, start, start + size, len(context.reports))
         bound, names, codes = _bound_chunk(columns, tables, model, a, b)
         for k in np.flatnonzero(bound >= at_least).tolist():
             exact = _exact_names_and_words(context.reports, model, tables, (int(a[k]), int(b[k])), codes[k])
             bound[k] += exact - names[k] - tables.title_words
-        return bound
+        return kept(bound)
 
     starts = range(0, len(pairs), size)
     if threads < 2 or len(starts) < 2:
-        return np.concatenate([np.empty(0), *map(bounded, starts)])
+        return np.concatenate([np.empty(0, dtype=dtype), *map(bounded, starts)])
     with ThreadPoolExecutor(threads, thread_name_prefix="bound") as pool:
-        return np.concatenate(list(pool.map(bounded, starts)))
-
-
-def may_link(context: PairContext, model: LinearModel, pairs: np.ndarray, at_least: float) -> np.ndarray:
-    """A mask over ``pairs``: False where ``model``'s probability cannot reach ``at_least`` (``upper_logits``)."""
-    if not 0.0 < at_least < 1.0:
-        return np.ones(len(pairs), dtype=bool)
-    floor = math.log(at_least / (1.0 - at_least)) - 1e-6  # a hair under: the logit's own sum may round up
-    return upper_logits(context, model, pairs, floor) >= floor
+        return np.concatenate([np.empty(0, dtype=dtype), *pool.map(bounded, starts)])

@@ -9,7 +9,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from kg_count.incidents.pairs.candidate_pairs import candidate_pair_array, pair_rows
+from kg_count.incidents.pairs.candidate_pairs import candidate_pair_codes, code_pairs, pair_rows
 from kg_count.incidents.pairs.pair_features import Similarity, hard_conflict, pair_features
 from kg_count.incidents.pairs.report_columns import ReportColumns
 from kg_count.incidents.reports.reports import Report
@@ -59,11 +59,17 @@ class PairContext:
         return pair_features(a, b, similarity)
 
     @cached_property
-    def candidates(self) -> np.ndarray:
-        """The reports' candidate pairs (``candidate_pair_array``), formed once."""
-        pairs = candidate_pair_array(self.reports, self.rarity)
+    def candidate_codes(self) -> np.ndarray:
+        """The reports' candidate pairs as codes (``candidate_pair_codes``), formed once."""
+        codes = candidate_pair_codes(self.reports, self.rarity)
         release_freed_memory()  # the sweep's temporary arrays
-        return pairs
+        return codes
+
+    @property
+    def candidates(self) -> np.ndarray:
+        """The reports' candidate pairs as an (n, 2) array of rows ``i < j`` (``candidate_pair_array``), read from
+        ``candidate_codes`` each time (not kept: twice their size)."""
+        return code_pairs(self.candidate_codes, len(self.reports))
 
     @cached_property
     def columns(self) -> ReportColumns:
@@ -83,7 +89,7 @@ class PairContext:
 
     def forget_candidates(self) -> None:
         """Let go of the candidate pairs (formed again if read again)."""
-        self.__dict__.pop("candidates", None)
+        self.__dict__.pop("candidate_codes", None)
 
     def pairs(self) -> Iterator[tuple[tuple[int, int], list[str]]]:
         """Every candidate pair without a hard conflict, with its features."""
