@@ -3,7 +3,7 @@ slack or a shared last name, across states only through a rare shared title word
 
 A whole grouping holds its candidate pairs as one code a pair, ``i * n + j`` for reports ``i < j`` of ``n``
 (``candidate_pair_codes``): 8 bytes a pair, where the (pairs, 2) array of ``candidate_pair_array`` takes 16; at
-100,000 articles they are some 37 million. ``pair_endpoints`` reads either form a slice at a time."""
+20,000 rendered articles they are 6.4 million. ``pair_endpoints`` reads either form a slice at a time."""
 
 from __future__ import annotations
 
