@@ -6,7 +6,8 @@ import random
 import numpy as np
 import pytest
 
-from kg_count.incidents.pairs.candidate_pairs import candidate_pair_array, pair_rows
+from kg_count.incidents.grouping import cluster
+from kg_count.incidents.pairs.candidate_pairs import candidate_pair_array, candidate_pair_codes, pair_rows
 from kg_count.incidents.pairs.coreference_model import shipped_coreference_model
 from kg_count.incidents.pairs.pair_bound import may_link, upper_logits
 from kg_count.settings import SETTINGS_ENV
@@ -75,3 +76,23 @@ def test_bounds_over_threads_are_those_of_one_thread(monkeypatch, tmp_path):
         monkeypatch.setenv(SETTINGS_ENV, str(path))
         bounds[threads] = upper_logits(context, model, pairs, model.logit([]) + 1.0)
     assert len(pairs) > 1000 and np.array_equal(bounds[1], bounds[3])
+
+
+def test_pair_codes_are_read_as_the_pairs_they_stand_for(monkeypatch):
+    """A whole grouping holds its candidate pairs as codes (``candidate_pair_codes``): bounding, the may-link mask
+    and the pairs inside a link component (read a chunk at a time) are those of the index pairs."""
+    chosen = random.Random(7)
+    reports = random_reports(chosen, 160)
+    context = context_of(reports, chosen)
+    pairs = candidate_pair_array(reports, context.rarity)
+    codes = candidate_pair_codes(reports, context.rarity)
+    assert np.array_equal(codes, pairs[:, 0] * len(reports) + pairs[:, 1]) and np.array_equal(context.candidates, pairs)
+    model = shipped_coreference_model()
+    assert np.array_equal(upper_logits(context, model, codes, 0.0), upper_logits(context, model, pairs, 0.0))
+    reaching = may_link(context, model, codes, model.threshold)
+    assert reaching.dtype == bool and np.array_equal(reaching, may_link(context, model, pairs, model.threshold))
+    components = [f"c{chosen.randrange(4)}" for _ in reports]
+    label = dict(zip(range(len(reports)), components))
+    inside = [i * len(reports) + j for i, j in pair_rows(pairs) if label[i] == label[j]]
+    monkeypatch.setattr(cluster, "WITHIN_CHUNK", 7)  # chunks end between the codes of one report
+    assert 0 < len(inside) < len(pairs) and cluster._within_codes(codes, components).tolist() == inside
