@@ -42,9 +42,10 @@ def test_ctrl_c_stops_a_build_which_then_resumes(tmp_path):
     reader.start()
     assert started.wait(120), seen.decode(errors="replace")
     process.send_signal(signal.SIGINT)
-    assert process.wait(60) == 130
+    code = process.wait(60)
     reader.join(10)
     errors = seen.decode(errors="replace")
+    assert code == 130, errors  # what the build said, when it ended otherwise
     assert "loading the spaCy model" in errors
     assert "interrupted" in errors and "Traceback" not in errors and "Exception ignored" not in errors
 
