@@ -83,7 +83,7 @@ def candidate_pair_array(
 
 def code_pairs(codes: np.ndarray, size: int) -> np.ndarray:
     """The pair codes ``i * size + j`` as an (n, 2) array of rows ``(i, j)``."""
-    return np.stack([codes // max(size, 1), codes % max(size, 1)], axis=1)
+    return np.stack(pair_endpoints(codes, 0, len(codes), size), axis=1)
 
 
 def pair_endpoints(pairs: np.ndarray, start: int, stop: int, size: int) -> tuple[np.ndarray, np.ndarray]:
