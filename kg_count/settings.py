@@ -37,6 +37,7 @@ class BatchSettings:
     flush_every: int
     grouping_processes: int
     grouping_parallel_pairs: int
+    helper_encoding_titles: int
     incident_write_chunk: int
 
 

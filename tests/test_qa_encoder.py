@@ -192,3 +192,49 @@ def test_an_encoding_process_that_dies_leaves_the_titles_to_be_encoded_later(tmp
     with title_vectors.encoded_beside(titles, tmp_path / "vectors.sqlite"):
         pass
     assert title_vectors.uncached(titles, tmp_path / "vectors.sqlite") == titles
+
+
+_HELPER_SCRIPT = """
+import json, sys
+from pathlib import Path
+from kg_count.incidents.reports.title_vectors import sentence_vectors
+from kg_count.learning.encoder import load_encoder
+vectors = sentence_vectors(json.loads(sys.argv[1]), Path(sys.argv[2]))
+listed = {t: v.tolist() for t, v in vectors.items()}
+print(json.dumps({"loaded_here": load_encoder.cache_info().currsize, "vectors": listed}))
+"""
+
+
+def test_many_titles_are_encoded_in_a_helper_that_takes_the_encoder_with_it(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from kg_count.incidents.reports.title_vectors import sentence_vectors
+
+    titles = ["Man shot outside a bar on Main Street", "Two wounded in a drive-by shooting", "Fire on Elm Street"]
+    overrides = tmp_path / "settings.toml"
+    overrides.write_text("[batch]\nhelper_encoding_titles = 2\n")
+    env = {**os.environ, "KG_COUNT_SETTINGS": str(overrides), "KG_COUNT_PROGRESS": "0"}
+    done = subprocess.run(
+        [sys.executable, "-c", _HELPER_SCRIPT, json.dumps(titles), str(tmp_path / "helper.sqlite")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["loaded_here"] == 0  # the helper encoded them: this process never loaded the weights
+    here = sentence_vectors(titles, tmp_path / "here.sqlite")
+    assert sorted(result["vectors"]) == sorted(titles)
+    assert all(np.array_equal(np.array(result["vectors"][t], dtype=np.float32), here[t]) for t in titles)
+
+
+def test_a_helper_that_dies_leaves_its_titles_to_the_caller(tmp_path, monkeypatch):
+    from kg_count.incidents.reports import title_vectors
+
+    titles = ["Man shot outside a bar on Main Street"]
+    monkeypatch.setattr(title_vectors, "_encode_in_helper", _dies)
+    assert title_vectors.encoded_in_helper(titles, tmp_path / "vectors.sqlite") is False
+    assert title_vectors.uncached(titles, tmp_path / "vectors.sqlite") == titles

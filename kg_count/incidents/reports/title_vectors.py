@@ -43,34 +43,89 @@ def sentence_vectors(texts: Iterable[str], cache: Path | None = None) -> dict[st
     """Each distinct text of ``texts`` -> its normalised sentence vector (float32 from the float16 the cache keeps),
     read from the cache at ``cache`` (default ``default_vector_cache_path()``) or encoded and then cached: the same
     numbers either way, so that a grouping does not depend on what the cache held (a cosine of 0.39999 encoded
-    and 0.40001 read back once put a pair in another bin). Empty texts get none."""
+    and 0.40001 read back once put a pair in another bin). Empty texts get none. A process that has not loaded the
+    encoder encodes [batch] ``helper_encoding_titles`` titles or more in a forked process that ends with it
+    (``encoded_in_helper``), so that the weights and their working memory leave with that process."""
     wanted = sorted({t for t in texts if t.strip()})
+    cache = cache or default_vector_cache_path()
+    found = _cached_vectors(wanted, cache)
+    missing = [t for t in wanted if t not in found]
+    if _helper_pays(len(missing)) and encoded_in_helper(missing, cache):
+        found.update(_cached_vectors(missing, cache))
+        missing = [t for t in missing if t not in found]
+    found.update(_encoded_here(missing, cache))
+    return found
+
+
+def _open_cache(cache: Path) -> SqliteCache:
+    return SqliteCache(cache, "vectors", "vector", kind="BLOB", what="sentence-vector cache")
+
+
+def _cached_vectors(texts: list[str], cache: Path) -> dict[str, np.ndarray]:
+    """Each of ``texts`` the cache at ``cache`` holds -> its vector (float32)."""
     found: dict[str, np.ndarray] = {}
-    with SqliteCache(
-        cache or default_vector_cache_path(), "vectors", "vector", kind="BLOB", what="sentence-vector cache"
-    ) as stored:
-        for text in wanted:
+    with _open_cache(cache) as stored:
+        for text in texts:
             blob = stored.get(_key(text))
             if blob is not None:
                 found[text] = np.frombuffer(blob, dtype=np.float16).astype(np.float32)
-        missing = [t for t in wanted if t not in found]
-        with progress_bar("encoding titles", total=len(missing), unit="title") as bar:
-            for start in range(0, len(missing), ENCODE_CHUNK):
-                chunk = missing[start : start + ENCODE_CHUNK]
-                for text, vector in zip(chunk, load_encoder().sentence_vectors(chunk)):
-                    kept = vector.astype(np.float16)  # as the cache keeps it, so that a cached text reads the same
-                    stored.put(_key(text), kept.tobytes())
-                    found[text] = kept.astype(np.float32)
-                bar.update(len(chunk))
     return found
+
+
+def _encoded_here(texts: list[str], cache: Path) -> dict[str, np.ndarray]:
+    """Each of ``texts`` -> its vector, encoded in this process (in chunks, each cached as it is done)."""
+    found: dict[str, np.ndarray] = {}
+    if not texts:
+        return found
+    with _open_cache(cache) as stored, progress_bar("encoding titles", total=len(texts), unit="title") as bar:
+        for start in range(0, len(texts), ENCODE_CHUNK):
+            chunk = texts[start : start + ENCODE_CHUNK]
+            for text, vector in zip(chunk, load_encoder().sentence_vectors(chunk)):
+                kept = vector.astype(np.float16)  # as the cache keeps it, so that a cached text reads the same
+                stored.put(_key(text), kept.tobytes())
+                found[text] = kept.astype(np.float32)
+            bar.update(len(chunk))
+    return found
+
+
+def _helper_pays(missing: int) -> bool:
+    """Whether ``missing`` titles are encoded in a helper process: enough of them, the encoder not loaded here
+    (a process that holds it already gains nothing) and processes can be forked."""
+    from kg_count.settings import settings
+
+    chosen = settings().batch.helper_encoding_titles
+    return 0 < chosen <= missing and load_encoder.cache_info().currsize == 0 and "fork" in get_all_start_methods()
+
+
+def encoded_in_helper(texts: list[str], cache: Path) -> bool:
+    """Encode ``texts`` into the cache at ``cache`` in a forked process and wait for it; whether it ended well (if
+    not, what it did not cache is encoded by the caller). Ctrl-C, or any exception while waiting, ends the process
+    at once and is raised; the process ends with this one however this one ends (``start_encoding_process``)."""
+    helper = get_context("fork").Process(target=_encode_in_helper, args=(texts, cache, os.getpid()), daemon=True)
+    helper.start()
+    try:
+        helper.join()
+    except BaseException:
+        helper.kill()
+        helper.join()
+        raise
+    return helper.exitcode == 0
+
+
+def _encode_in_helper(texts: list[str], cache: Path, parent: int) -> None:
+    """The helper process of ``encoded_in_helper``: exits with status 1, quietly, on any error (the caller then
+    encodes the texts itself and reports what goes wrong)."""
+    start_encoding_process(parent)
+    try:
+        _encoded_here(texts, cache)
+    except BaseException:
+        os._exit(1)
 
 
 def uncached(texts: Iterable[str], cache: Path | None = None) -> list[str]:
     """The distinct non-empty ``texts`` whose vectors the cache at ``cache`` (default ``default_vector_cache_path()``)
     does not hold yet, sorted."""
-    with SqliteCache(
-        cache or default_vector_cache_path(), "vectors", "vector", kind="BLOB", what="sentence-vector cache"
-    ) as stored:
+    with _open_cache(cache or default_vector_cache_path()) as stored:
         return [t for t in sorted({t for t in texts if t.strip()}) if stored.get(_key(t)) is None]
 
 
@@ -147,8 +202,8 @@ def _load() -> None:
 
 
 def _encode(texts: list[str], cache: Path | None) -> int:
-    """Encode ``texts`` into the cache (``sentence_vectors``); the number encoded (the vectors stay in the file)."""
-    return len(sentence_vectors(texts, cache))
+    """Encode ``texts`` into the cache, here; the number encoded (the vectors stay in the file)."""
+    return len(_encoded_here(texts, cache or default_vector_cache_path()))
 
 
 def cosine(a: np.ndarray | None, b: np.ndarray | None) -> float | None:
