@@ -30,6 +30,12 @@ def read(body: str, title: str = ""):
         ("The shooting left two people dead and three others wounded .", 2, 3, 0),
         ("Five people were shot , one fatally .", 1, 4, 0),
         ("Four people were shot Sunday night , one of them fatally , police said .", 1, 3, 0),
+        ("A man was killed . A woman also suffered gunshot wounds .", 1, 1, 0),
+        ("A man was killed . Two others sustained non-life-threatening injuries .", 1, 2, 0),
+        ("Two people were taken to the hospital with gunshot wounds .", 0, 2, 0),
+        ("A man was shot dead . He suffered a gunshot wound to the head .", 1, 0, 0),
+        ("A man was killed . A second man was taken to a hospital with gunshot wounds , where he died .", 1, 0, 0),
+        ("The man was found with gunshot wounds and died at the scene .", 1, 0, 0),
     ],
 )
 def test_stated_counts(body, killed, injured, fired):

@@ -13,6 +13,13 @@ from kg_count.settings import settings
 
 INJURY_LEMMAS = {"injure", "wound", "hurt", "hospitalize", "injured", "wounded"}
 INJURED_EXPLICITLY = "injured explicitly"
+HARM_NOUNS = {"wound", "injury"}
+# verbs whose subject a harm noun happens to: "suffered gunshot wounds" (object), "taken to a hospital with
+# gunshot wounds" (with); "found with gunshot wounds" is not among them (said of the dead as often)
+HARM_OBJECT_VERBS = {"suffer", "sustain", "receive", "treat"}
+FATAL_WORDS = {"fatal", "mortal", "deadly", "lethal", "fatally"}
+DEATH_LEMMAS = {"die", "succumb", "pronounce", "dead", "death"}
+HARM_WITH_VERBS = {"take", "transport", "rush", "hospitalize", "treat", "admit", "airlift", "fly", "arrive", "list"}
 STATUS_OF_TYPE = {"killing": "killed", "injuring": "injured", "job_firing": "fired"}
 SUSPECT_CUES = {
     "arrest",
@@ -437,6 +444,8 @@ def _patients(token) -> list:
     its clause describes ("seven men who were shot"); a headline's bare participle has its subject as patient
     ("7 men shot at house")."""
     if token.pos_ in ("NOUN", "PROPN"):
+        if (holder := _harm_holder(token)) is not None:  # "two others sustained injuries"
+            return [c for c in holder.children if c.dep_ in ("nsubj", "nsubjpass")]
         multiplier = [c for c in token.children if c.dep_ in ("amod", "compound") and c.lower_ in MULTIPLIERS]
         if multiplier:
             return multiplier
@@ -483,6 +492,28 @@ def _patients(token) -> list:
     return []
 
 
+def _harm_holder(token):
+    """The verb whose subject the harm noun ``token`` ("wounds", "injuries") happened to, when that subject lived:
+    its object's verb when that verb is one of suffering (``HARM_OBJECT_VERBS``), or the verb of care or transport
+    its "with" depends on (``HARM_WITH_VERBS``). None otherwise, and where the wound is fatal, the verb's words
+    tell of a death ("... and died", "where he died") or its subject is a pronoun ("He suffered a gunshot wound"
+    is said of the dead as often as of the living)."""
+    if token.lemma_.lower() not in HARM_NOUNS or any(c.lower_ in FATAL_WORDS for c in token.children):
+        return None
+    if token.dep_ in ("dobj", "obj") and token.head.lemma_.lower() in HARM_OBJECT_VERBS:
+        holder = token.head
+    elif token.dep_ == "pobj" and token.head.lower_ == "with" and token.head.head.lemma_.lower() in HARM_WITH_VERBS:
+        holder = token.head.head
+    else:
+        return None
+    subjects = [c for c in holder.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if not subjects or any(c.pos_ == "PRON" for c in subjects):
+        return None
+    if any(word.lemma_.lower() in DEATH_LEMMAS for word in holder.subtree):
+        return None
+    return holder
+
+
 @dataclass(frozen=True)
 class CountStatement:
     """A number of people a typed event mention says something happened to: the status ("killed",
@@ -517,7 +548,9 @@ def count_statements(doc, events: Sequence[EventMention]) -> list[CountStatement
             continue
         token = doc[event.start]
         statuses = [status]
-        if status == "injured" and token.lemma_.lower() in INJURY_LEMMAS and token.pos_ != "NOUN":
+        if status == "injured" and (
+            token.lemma_.lower() in INJURY_LEMMAS and token.pos_ != "NOUN" or _harm_holder(token) is not None
+        ):
             statuses.append(INJURED_EXPLICITLY)
         statistics = bool(STATISTICS_CUES.search(token.sent.text.lower()))
         values = [count_people(patient) for patient in _patients(token)]
