@@ -36,6 +36,9 @@ def read(body: str, title: str = ""):
         ("A man was shot dead . He suffered a gunshot wound to the head .", 1, 0, 0),
         ("A man was killed . A second man was taken to a hospital with gunshot wounds , where he died .", 1, 0, 0),
         ("The man was found with gunshot wounds and died at the scene .", 1, 0, 0),
+        ("A man died at the scene and a woman was taken to a hospital in stable condition .", 1, 1, 0),
+        ("A man was shot dead . Two others were listed in fair condition .", 1, 2, 0),
+        ("The driver was taken to a hospital in stable condition after the crash .", 0, 0, 0),
     ],
 )
 def test_stated_counts(body, killed, injured, fired):

@@ -18,6 +18,7 @@ HARM_NOUNS = {"wound", "injury"}
 # gunshot wounds" (with); "found with gunshot wounds" is not among them (said of the dead as often)
 HARM_OBJECT_VERBS = {"suffer", "sustain", "receive", "treat"}
 FATAL_WORDS = {"fatal", "mortal", "deadly", "lethal", "fatally"}
+CONDITION_WORDS = {"stable", "critical", "serious", "fair", "good", "grave", "guarded"}
 DEATH_LEMMAS = {"die", "succumb", "pronounce", "dead", "death"}
 HARM_WITH_VERBS = {"take", "transport", "rush", "hospitalize", "treat", "admit", "airlift", "fly", "arrive", "list"}
 STATUS_OF_TYPE = {"killing": "killed", "injuring": "injured", "job_firing": "fired"}
@@ -567,6 +568,40 @@ def count_statements(doc, events: Sequence[EventMention]) -> list[CountStatement
         for name in statuses:
             for value in [v for v in values if v is not None] or [None]:
                 statements.append(CountStatement(name, value, event.sentence, token.lemma_.lower(), statistics))
+    if any(STATUS_OF_TYPE.get(event.event_type or "") in ("killed", "injured") for event in events):
+        statements.extend(_condition_statements(doc))
+    return statements
+
+
+def _condition_statements(doc) -> list[CountStatement]:
+    """Injured counts of the people a shooting's story says are alive in a hospital's terms ("was taken to a
+    hospital in stable condition", "two others are in critical condition"): explicit injuries, one statement each
+    for the subject of the verb the condition depends on (a number when it says one), unless that verb's words
+    tell of a death."""
+    sentence_index = {sent.start: n for n, sent in enumerate(doc.sents)}
+    statements = []
+    for token in doc:
+        if not (
+            token.lemma_.lower() == "condition"
+            and token.dep_ == "pobj"
+            and token.head.lower_ == "in"
+            and any(c.lower_ in CONDITION_WORDS for c in token.children)
+        ):
+            continue
+        holder = token.head.head
+        while holder.dep_ == "pobj" and holder.head.dep_ == "prep":  # "taken to a hospital in stable condition"
+            holder = holder.head.head
+        subjects = [c for c in holder.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if not subjects and holder.dep_ == "conj":  # "was shot and is in critical condition"
+            subjects = [c for c in holder.head.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if not subjects or any(word.lemma_.lower() in DEATH_LEMMAS for word in holder.subtree):
+            continue  # "... in critical condition, where he succumbed to his injuries"
+        statistics = bool(STATISTICS_CUES.search(token.sent.text.lower()))
+        sentence = sentence_index[token.sent.start]
+        for subject in subjects:
+            value = count_people(subject)
+            for name in ("injured", INJURED_EXPLICITLY):
+                statements.append(CountStatement(name, value, sentence, "condition", statistics))
     return statements
 
 
