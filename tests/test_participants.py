@@ -39,6 +39,8 @@ def read(body: str, title: str = ""):
         ("A man died at the scene and a woman was taken to a hospital in stable condition .", 1, 1, 0),
         ("A man was shot dead . Two others were listed in fair condition .", 1, 2, 0),
         ("The driver was taken to a hospital in stable condition after the crash .", 0, 0, 0),
+        ("Five shot in West Baltimore by suspects in stolen car .", 0, 5, 0),
+        ("Police said five shots were fired .", 0, 0, 0),
     ],
 )
 def test_stated_counts(body, killed, injured, fired):

@@ -447,6 +447,10 @@ def _patients(token) -> list:
     if token.pos_ in ("NOUN", "PROPN"):
         if (holder := _harm_holder(token)) is not None:  # "two others sustained injuries"
             return [c for c in holder.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if token.lower_ == "shot":  # a headline's "Five shot" read as a noun: a number above one before "shot"
+            numbers = [c for c in token.children if c.dep_ == "nummod" and (parse_number(c.text) or 0) > 1]
+            if numbers:
+                return numbers
         multiplier = [c for c in token.children if c.dep_ in ("amod", "compound") and c.lower_ in MULTIPLIERS]
         if multiplier:
             return multiplier
