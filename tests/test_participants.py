@@ -40,6 +40,8 @@ def read(body: str, title: str = ""):
         ("A man was shot dead . Two others were listed in fair condition .", 1, 2, 0),
         ("The driver was taken to a hospital in stable condition after the crash .", 0, 0, 0),
         ("Five shot in West Baltimore by suspects in stolen car .", 0, 5, 0),
+        ("A man was killed . Ann Cole and Ed Cudnik , 32 were taken to a hospital with injuries .", 1, 2, 0),
+        ("A man was killed . A woman who was in critical condition after the shooting has now died .", 1, 0, 0),
         ("Police said five shots were fired .", 0, 0, 0),
     ],
 )

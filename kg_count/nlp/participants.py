@@ -446,7 +446,7 @@ def _patients(token) -> list:
     ("7 men shot at house")."""
     if token.pos_ in ("NOUN", "PROPN"):
         if (holder := _harm_holder(token)) is not None:  # "two others sustained injuries"
-            return [c for c in holder.children if c.dep_ in ("nsubj", "nsubjpass")]
+            return _subjects(holder)
         if token.lower_ == "shot":  # a headline's "Five shot" read as a noun: a number above one before "shot"
             numbers = [c for c in token.children if c.dep_ == "nummod" and (parse_number(c.text) or 0) > 1]
             if numbers:
@@ -497,6 +497,19 @@ def _patients(token) -> list:
     return []
 
 
+def _subjects(verb) -> list:
+    """The subjects of ``verb`` that stand for people: not a relative pronoun ("a woman who was in critical
+    condition has now died" says nothing of who lived) and not an age after a name ("Tobiasz Cudnik , 32 were
+    all transported")."""
+    return [
+        c
+        for c in verb.children
+        if c.dep_ in ("nsubj", "nsubjpass")
+        and c.lower_ not in RELATIVE_PRONOUNS
+        and not (c.like_num and c.i >= 2 and c.nbor(-1).text == "," and c.nbor(-2).pos_ == "PROPN")
+    ]
+
+
 def _harm_holder(token):
     """The verb whose subject the harm noun ``token`` ("wounds", "injuries") happened to, when that subject lived:
     its object's verb when that verb is one of suffering (``HARM_OBJECT_VERBS``), or the verb of care or transport
@@ -511,7 +524,7 @@ def _harm_holder(token):
         holder = token.head.head
     else:
         return None
-    subjects = [c for c in holder.children if c.dep_ in ("nsubj", "nsubjpass")]
+    subjects = _subjects(holder)
     if not subjects or any(c.pos_ == "PRON" for c in subjects):
         return None
     if any(word.lemma_.lower() in DEATH_LEMMAS for word in holder.subtree):
@@ -595,9 +608,9 @@ def _condition_statements(doc) -> list[CountStatement]:
         holder = token.head.head
         while holder.dep_ == "pobj" and holder.head.dep_ == "prep":  # "taken to a hospital in stable condition"
             holder = holder.head.head
-        subjects = [c for c in holder.children if c.dep_ in ("nsubj", "nsubjpass")]
+        subjects = _subjects(holder)
         if not subjects and holder.dep_ == "conj":  # "was shot and is in critical condition"
-            subjects = [c for c in holder.head.children if c.dep_ in ("nsubj", "nsubjpass")]
+            subjects = _subjects(holder.head)
         if not subjects or any(word.lemma_.lower() in DEATH_LEMMAS for word in holder.subtree):
             continue  # "... in critical condition, where he succumbed to his injuries"
         statistics = bool(STATISTICS_CUES.search(token.sent.text.lower()))
