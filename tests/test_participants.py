@@ -43,6 +43,8 @@ def read(body: str, title: str = ""):
         ("A man was killed . Ann Cole and Ed Cudnik , 32 were taken to a hospital with injuries .", 1, 2, 0),
         ("A man was killed . A woman who was in critical condition after the shooting has now died .", 1, 0, 0),
         ("Police said five shots were fired .", 0, 0, 0),
+        ("At least 11 people were wounded in shootings across the city . A man was shot in Englewood .", 0, 1, 0),
+        ("Three teen boys were wounded in two shootings Monday morning .", 0, 1, 0),
     ],
 )
 def test_stated_counts(body, killed, injured, fired):

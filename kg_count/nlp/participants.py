@@ -139,6 +139,12 @@ STATISTICS_CUES = re.compile(
     r"\b(this year|last year|so far|since|per year|a year|each year|annually|in 20\d\d|"
     r"statistics|average|nationwide|records show)\b"
 )
+# a round-up of several incidents: its totals are no one incident's counts ("4 killed, 11 wounded in city shootings
+# Tuesday", "in weekend shootings across Chicago", "were wounded in two shootings")
+ROUND_UP_CUES = re.compile(
+    r"\b((separate|several|multiple|weekend|overnight|citywide|city|unrelated|"
+    r"two|three|four|five|six|seven|eight|nine|ten|\d+) shootings|shootings (across|around|throughout|citywide))\b"
+)
 
 
 @dataclass
@@ -556,6 +562,13 @@ def _fatal_share(token) -> int | None:
     return None
 
 
+def _totals(sentence: str) -> bool:
+    """Whether ``sentence`` states totals rather than one incident's counts: statistics ("so far this year") or a
+    round-up of several incidents ("in weekend shootings across Chicago")."""
+    lowered = sentence.lower()
+    return bool(STATISTICS_CUES.search(lowered) or ROUND_UP_CUES.search(lowered))
+
+
 def count_statements(doc, events: Sequence[EventMention]) -> list[CountStatement]:
     """Every count statement of the typed event mentions of a spaCy doc, one per status and patient
     (one with value None when an event states no number)."""
@@ -570,7 +583,7 @@ def count_statements(doc, events: Sequence[EventMention]) -> list[CountStatement
             token.lemma_.lower() in INJURY_LEMMAS and token.pos_ != "NOUN" or _harm_holder(token) is not None
         ):
             statuses.append(INJURED_EXPLICITLY)
-        statistics = bool(STATISTICS_CUES.search(token.sent.text.lower()))
+        statistics = _totals(token.sent.text)
         values = [count_people(patient) for patient in _patients(token)]
         fatal = _fatal_share(token)
         if fatal is not None and values and values[0] is not None and values[0] > fatal:
@@ -613,7 +626,7 @@ def _condition_statements(doc) -> list[CountStatement]:
             subjects = _subjects(holder.head)
         if not subjects or any(word.lemma_.lower() in DEATH_LEMMAS for word in holder.subtree):
             continue  # "... in critical condition, where he succumbed to his injuries"
-        statistics = bool(STATISTICS_CUES.search(token.sent.text.lower()))
+        statistics = _totals(token.sent.text)
         sentence = sentence_index[token.sent.start]
         for subject in subjects:
             value = count_people(subject)
