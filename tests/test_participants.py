@@ -67,6 +67,13 @@ def test_named_victim_and_suspect_with_ages():
     assert counts.killed == 1
 
 
+def test_one_of_a_group_shot_is_a_victim_and_a_name_identified_as_the_victim_is_a_person():
+    people, _ = read("Marcus Jones , 18 , was one of four teenagers shot Saturday night .")
+    assert [(p.full_name, p.role, p.status) for p in people] == [("Marcus Jones", "victim", "injured")]
+    people, _ = read("The victim was identified as 23-year-old Marcus Jones of Dayton .")
+    assert [(p.full_name, p.role) for p in people] == [("Marcus Jones", "victim")]
+
+
 def test_named_and_counted_person_is_not_counted_twice():
     _, counts = read("A man was killed Friday . | The victim , John Smith , was killed outside his home .")
     assert counts.killed == 1

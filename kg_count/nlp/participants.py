@@ -226,6 +226,16 @@ def _event_said_of_subject(verb, events_by_token: dict[int, EventMention]) -> Ev
     return None
 
 
+def _one_of(token):
+    """The group a subject is said to be one of ("X was one of four teenagers shot": "teenagers"), or None."""
+    if token.dep_ != "nsubj" or token.head.lemma_ != "be":
+        return None
+    for one in token.head.children:
+        if one.dep_ == "attr" and one.lower_ == "one":
+            return next((c for p in one.children if p.dep_ == "prep" and p.lower_ == "of" for c in p.children), None)
+    return None
+
+
 def _patient_event(token, events_by_token: dict[int, EventMention]) -> EventMention | None:
     """The typed event whose patient the token is, following the head chain twice: the passive subject or object
     of the event ("was shot", "killed him"), the subject of "die" or of a verb that says the event of it ("was
@@ -238,6 +248,10 @@ def _patient_event(token, events_by_token: dict[int, EventMention]) -> EventMent
                 return event
         if node.dep_ == "pobj" and node.head.lower_ == "of" and node.head.head.pos_ == "NOUN":
             event = _typed(node.head.head, events_by_token)
+            if event is not None:
+                return event
+        if (group := _one_of(node)) is not None:  # "X , 18 , was one of four teenagers shot"
+            event = next((_typed(c, events_by_token) for c in group.children if c.dep_ in ("acl", "relcl")), None)
             if event is not None:
                 return event
         if node.head is node:
@@ -296,8 +310,9 @@ PERSON_NOUNS = {
 def is_person_mention(doc, ent) -> bool:
     """Whether an entity names a person: a PERSON entity, or two or three capitalised words the small
     model labelled otherwise ("17-year-old Dontay Jordan" as a facility, "Mowayne McKay , 33 ," as a
-    place, "a Tullahoma boy , Jakob Weeks ," as an organisation) that an age sits right beside or that
-    stands in apposition to a word for a person, and the gazetteer does not know as a place."""
+    place, "a Tullahoma boy , Jakob Weeks ," as an organisation) that an age sits right beside, that
+    stands in apposition to a word for a person or that identifies someone ("the victim was identified as X"),
+    and the gazetteer does not know as a place."""
     if not ent.text[:1].isupper():
         return False
     if ent.label_ == "PERSON":
@@ -312,7 +327,7 @@ def is_person_mention(doc, ent) -> bool:
     aged_before = ent.start > 0 and doc[ent.start - 1].lower_ == "old"
     aged = (aged_after or aged_before) and _age_near(doc, ent.start, ent.end) is not None
     person_apposition = ent.root.dep_ == "appos" and ent.root.head.lemma_.lower() in PERSON_NOUNS
-    if not (aged or person_apposition):
+    if not (aged or person_apposition or _identified_as(ent.root) is not None):
         return False
 
     return not known_place(ent.text)
