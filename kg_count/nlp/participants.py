@@ -18,6 +18,7 @@ HARM_NOUNS = {"wound", "injury"}
 # gunshot wounds" (with); "found with gunshot wounds" is not among them (said of the dead as often)
 HARM_OBJECT_VERBS = {"suffer", "sustain", "receive", "treat"}
 FATAL_WORDS = {"fatal", "mortal", "deadly", "lethal", "fatally"}
+SHOOTING_LEMMAS = {"shoot", "shooting", "shot", "gunshot", "gunfire"}  # the stories a hospital condition is read in
 CONDITION_WORDS = {"stable", "critical", "serious", "fair", "good", "grave", "guarded"}
 DEATH_LEMMAS = {"die", "succumb", "pronounce", "dead", "death"}
 HARM_WITH_VERBS = {"take", "transport", "rush", "hospitalize", "treat", "admit", "airlift", "fly", "arrive", "list"}
@@ -613,16 +614,16 @@ def count_statements(doc, events: Sequence[EventMention]) -> list[CountStatement
         for name in statuses:
             for value in [v for v in values if v is not None] or [None]:
                 statements.append(CountStatement(name, value, event.sentence, token.lemma_.lower(), statistics))
-    if any(STATUS_OF_TYPE.get(event.event_type or "") in ("killed", "injured") for event in events):
+    if any(event.lemma in SHOOTING_LEMMAS and event.event_type in ("killing", "injuring") for event in events):
         statements.extend(_condition_statements(doc))
     return statements
 
 
 def _condition_statements(doc) -> list[CountStatement]:
-    """Injured counts of the people a shooting's story says are alive in a hospital's terms ("was taken to a
-    hospital in stable condition", "two others are in critical condition"): explicit injuries, one statement each
-    for the subject of the verb the condition depends on (a number when it says one), unless that verb's words
-    tell of a death."""
+    """Injured counts of the people a shooting's story (not a fire's or a crash's) says are alive in a hospital's
+    terms ("was taken to a hospital in stable condition", "two others are in critical condition"): explicit
+    injuries, one statement each for the subject of the verb the condition depends on (a number when it says one),
+    unless that verb's words tell of a death."""
     sentence_index = {sent.start: n for n, sent in enumerate(doc.sents)}
     statements = []
     for token in doc:
