@@ -405,3 +405,13 @@ def test_merging_scores_only_the_pairs_it_compares_and_groups_as_with_every_pair
     merges = [[(m.doc_a, m.doc_b, m.score, m.reasons) for m in c.merges] for c in read_as_needed.clusters]
     assert merges == [[(m.doc_a, m.doc_b, m.score, m.reasons) for m in c.merges] for c in explained_later.clusters]
     assert any(m.reasons for c in explained_later.clusters for m in c.merges)
+
+
+def test_a_report_stating_a_death_and_an_injury_keeps_the_injuring_type_however_the_counts_vote():
+    # two stories give the death alone, one also the wounded: one killed, injured 0 by vote, still an injuring
+    alone = [report(d, killed=1, injured=0, dct=f"2016-03-1{n}") for n, d in enumerate("ab")]
+    both = report("c", killed=1, injured=2, dct="2016-03-12")
+    incident = reconcile(ReportCluster([*alone, both]), "a")
+    assert (incident.killed, incident.injured, incident.types) == (1, 0, ["killing", "injuring"])
+    incident = reconcile(ReportCluster(alone), "a")
+    assert incident.types == ["killing"]

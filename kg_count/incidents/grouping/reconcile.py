@@ -126,12 +126,16 @@ def _deaths_reported_later(reports: list[Report], killed: int, injured: int) -> 
 
 
 def _types(reports: list[Report], killed: int, injured: int) -> list[str]:
+    """The incident's types: a gun incident is a killing when its reconciled killed count is above 0, and an
+    injuring when its injured count is, when nobody was killed, or when one of its reports states both a death and
+    an injury (an injury said beside a death is explicit: "killed one and wounded two"), however the counts
+    reconcile."""
     reported = Counter(t for r in reports for t in r.types)
     types = []
     if "killing" in reported or "injuring" in reported:
         if killed > 0:
             types.append("killing")
-        if injured > 0 or killed == 0:
+        if injured > 0 or killed == 0 or any(r.killed > 0 and r.injured > 0 for r in reports):
             types.append("injuring")
     types.extend(t for t in ("fire_burning", "job_firing") if t in reported)
     return types
