@@ -15,6 +15,7 @@ import threading
 from typing import Iterator
 
 logger = logging.getLogger(__name__)
+STOPPING = "stopping after the current document (Ctrl-C again to stop at once)"
 
 
 class _Flag:
@@ -33,7 +34,9 @@ def deferred_interrupts() -> Iterator[_Flag]:
         if flag.raised:
             raise KeyboardInterrupt
         flag.raised = True
-        logger.warning("stopping after the current document (Ctrl-C again to stop at once)")
+        # logged from another thread: this handler may run while the main thread is inside a write to standard
+        # error, and a buffered writer refuses a reentrant call (a RuntimeError and a traceback instead of a stop)
+        threading.Thread(target=logger.warning, args=(STOPPING,), name="interrupt-note", daemon=True).start()
 
     previous = signal.signal(signal.SIGINT, on_interrupt)
     try:
