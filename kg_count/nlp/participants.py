@@ -549,9 +549,14 @@ def _harm_holder(token):
     subjects = _subjects(holder)
     if not subjects or any(c.pos_ == "PRON" for c in subjects):
         return None
-    if any(word.lemma_.lower() in DEATH_LEMMAS for word in holder.subtree):
+    if _tells_of_death(holder):
         return None
     return holder
+
+
+def _tells_of_death(verb) -> bool:
+    """Whether the words of ``verb``'s phrase tell of a death ("... and died", "where he succumbed")."""
+    return any(word.lemma_.lower() in DEATH_LEMMAS for word in verb.subtree)
 
 
 @dataclass(frozen=True)
@@ -640,7 +645,7 @@ def _condition_statements(doc) -> list[CountStatement]:
         subjects = _subjects(holder)
         if not subjects and holder.dep_ == "conj":  # "was shot and is in critical condition"
             subjects = _subjects(holder.head)
-        if not subjects or any(word.lemma_.lower() in DEATH_LEMMAS for word in holder.subtree):
+        if not subjects or _tells_of_death(holder):
             continue  # "... in critical condition, where he succumbed to his injuries"
         statistics = _totals(token.sent.text)
         sentence = sentence_index[token.sent.start]
