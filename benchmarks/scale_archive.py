@@ -24,7 +24,7 @@ measured and skips it when restarted; OUT/scale-archive.md (a table) is written 
 
 Usage: python benchmarks/scale_archive.py --out DIR [--sizes 5000,20000,50000,100000]
                                           [--runs local:2,local:1,dask:2] [--questions 300] [--add 500]
-                                          [--report-only]
+                                          [--report-only] [--sample-every 2] [--keep-stores]
 """
 
 from __future__ import annotations
@@ -221,9 +221,12 @@ def measure_update(store: Path, vectors: Path, added: Path, workers: str, scratc
     }
 
 
-def measure_build(size: int, run: str, folder: Path, questions: Path, scratch: Path, added: Path | None) -> dict:
-    """One build of the archive at ``folder`` the way ``run`` says, with its grouping quality and latency (and,
-    with ``added`` articles and local workers, the update that adds them: ``measure_update``)."""
+def measure_build(
+    size: int, run: str, folder: Path, questions: Path, scratch: Path, added: Path | None, every: float, keep: bool
+) -> dict:
+    """One build of the archive at ``folder`` the way ``run`` says, its memory read every ``every`` seconds, with its
+    grouping quality and latency (and, with ``added`` articles and local workers, the update that adds them:
+    ``measure_update``). With ``keep`` the store and its title vectors stay in OUT/kept/ (replacing a kept pair)."""
     kind, workers = run.split(":")
     store = scratch / f"store-{size}-{kind}-{workers}"
     shutil.rmtree(store, ignore_errors=True)
@@ -233,7 +236,9 @@ def measure_build(size: int, run: str, folder: Path, questions: Path, scratch: P
     cluster = DaskCluster(int(workers)) if kind == "dask" else None
     try:
         options = ["--scheduler", cluster.address] if cluster else ["--workers", workers]
-        seconds, memory, output = run_measured([*command, "--no-cache", *options], {VECTOR_CACHE_ENV: str(vectors)})
+        seconds, memory, output = run_measured(
+            [*command, "--no-cache", *options], {VECTOR_CACHE_ENV: str(vectors)}, every=every
+        )
         cluster_mb = cluster.memory() / 2**20 if cluster else 0.0
     finally:
         if cluster:
@@ -263,6 +268,12 @@ def measure_build(size: int, run: str, folder: Path, questions: Path, scratch: P
     }
     if added is not None and kind == "local":
         result.update(measure_update(store, vectors, added, workers, scratch))
+    if keep:
+        kept = scratch.parent / "kept"
+        kept.mkdir(exist_ok=True)
+        shutil.rmtree(kept / store.name, ignore_errors=True)
+        store.rename(kept / store.name)
+        vectors.replace(kept / vectors.name)
     shutil.rmtree(store, ignore_errors=True)
     vectors.unlink(missing_ok=True)
     return result
@@ -316,6 +327,10 @@ def main() -> None:
     parser.add_argument("--spacy", action=argparse.BooleanOptionalAction, default=True, help="bare spaCy yardstick")
     parser.add_argument("--add", type=int, default=0, help="articles added to each local build (an update)")
     parser.add_argument("--report-only", action="store_true", help="only write the table")
+    parser.add_argument(
+        "--sample-every", type=float, default=2.0, help="seconds between reads of a build's memory (default 2)"
+    )
+    parser.add_argument("--keep-stores", action="store_true", help="keep each built store and its vectors in OUT/kept")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     results_path = args.out / "results.jsonl"
@@ -335,7 +350,9 @@ def main() -> None:
                 result = (
                     measure_spacy(size, folder)
                     if run == "spacy"
-                    else measure_build(size, run, folder, questions, scratch, added)
+                    else measure_build(
+                        size, run, folder, questions, scratch, added, args.sample_every, args.keep_stores
+                    )
                 )
                 append_result(results_path, results, result)
         shutil.rmtree(scratch, ignore_errors=True)
