@@ -2,6 +2,8 @@
 
 The file is in write-ahead-log mode; each value is written in its own short transaction and a
 writer waits for another's (up to BUSY_TIMEOUT seconds), so jobs running side by side share it.
+Each thread that uses a cache reads and writes it through a connection of its own (SQLite's
+connections belong to the thread that opened them).
 The record cache (``kg_count.nlp.record_cache``) and the title vectors of document coreference
 (``kg_count.incidents.reports.title_vectors``) keep their values in one each.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -29,12 +32,24 @@ class SqliteCache:
         self.path = Path(path)
         self.select = f"SELECT {column} FROM {table} WHERE key = ?"
         self.insert = f"INSERT OR REPLACE INTO {table} VALUES (?, ?)"
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
             self._set_up(table, column, kind)
         except (OSError, sqlite3.Error) as error:
             raise InputError(f"cannot use the {what}: {error}{f' ({hint})' if hint else ''}", self.path) from None
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection to the file, opened on its first use."""
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            # not checked for its thread: close() closes every thread's connection from the caller's
+            connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
+            self._local.connection = connection
+            self._connections.append(connection)
+        return connection
 
     def _set_up(self, table: str, column: str, kind: str) -> None:
         """Switch the file to write-ahead logging and create the table. SQLite does not wait on a busy
@@ -64,8 +79,11 @@ class SqliteCache:
         self.connection.execute(self.insert, (key, value))
 
     def close(self) -> None:
-        """Close the database connection."""
-        self.connection.close()
+        """Close every thread's connection."""
+        for connection in self._connections:
+            connection.close()
+        self._connections.clear()
+        self._local = threading.local()
 
     def __enter__(self):
         return self

@@ -107,4 +107,4 @@ def parallel_records(
     else:
         from kg_count.nlp.pipeline import process
 
-        yield from process(documents, batch_size=batch_size)
+        yield from process(documents, batch_size=batch_size, ahead=True)

@@ -26,6 +26,8 @@ from kg_count.nlp.extraction_models import (
 )
 from kg_count.nlp.record import DocumentRecord, MentionRecord, PersonRecord
 from kg_count.nlp.times import find_time_mentions, incident_date
+from kg_count.nlp.made_ahead import made_ahead
+from kg_count.settings import settings
 from kg_count.task import EVENT_TYPES
 
 
@@ -133,9 +135,17 @@ def extract(annotated: AnnotatedDocument, models: ExtractionModels | None = None
     return record_of(analysis, choose(models or shipped_extraction_models(), analysis.candidates))
 
 
-def process(documents: Iterable[Document], batch_size: int | None = None) -> Iterator[DocumentRecord]:
-    """Annotate and extract documents in batches; yield one DocumentRecord per document, in order."""
-    for annotated in annotate(documents, batch_size=batch_size):
+def process(
+    documents: Iterable[Document], batch_size: int | None = None, ahead: bool = False
+) -> Iterator[DocumentRecord]:
+    """Annotate and extract documents in batches; yield one DocumentRecord per document, in order. With
+    ``ahead``, a thread annotates the next batch while this one is extracted and its records used
+    (``made_ahead``): for a process that has a core to itself and another to spare."""
+    annotated_documents = annotate(documents, batch_size=batch_size)
+    if ahead:
+        depth = 2 * (batch_size or settings().batch.documents)
+        annotated_documents = made_ahead(annotated_documents, depth)
+    for annotated in annotated_documents:
         yield extract(annotated)
 
 
@@ -150,6 +160,6 @@ def extract_file(docs: Path, out: Path) -> int:
     document_ids(docs)
     documents = list(iter_any(docs))
     with atomic_writer(out) as stream:
-        for record in progress(process(documents), "extracting", total=len(documents), unit="doc"):
+        for record in progress(process(documents, ahead=True), "extracting", total=len(documents), unit="doc"):
             stream.write(json.dumps(record.summary()) + "\n")
     return len(documents)
