@@ -274,8 +274,9 @@ def measure_build(
         shutil.rmtree(kept / store.name, ignore_errors=True)
         store.rename(kept / store.name)
         vectors.replace(kept / vectors.name)
-    shutil.rmtree(store, ignore_errors=True)
-    vectors.unlink(missing_ok=True)
+    else:
+        shutil.rmtree(store, ignore_errors=True)
+        vectors.unlink(missing_ok=True)
     return result
 
 
