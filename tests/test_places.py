@@ -81,6 +81,38 @@ def test_a_place_the_post_office_knows_only_within_a_city_is_that_city():
     assert city_standing_for(dbr + "Hollywood,_California") == dbr + "Los_Angeles"
 
 
+def test_a_place_only_geonames_knows_is_the_post_office_city_around_it():
+    from kg_count.geography import postal_cities_around
+
+    zips = [
+        {"zip_code_type": "STANDARD", "state": "IL", "city": "Chicago", "lat": "41.780", "long": "-87.640"},
+        {"zip_code_type": "STANDARD", "state": "IL", "city": "Evanston", "lat": "42.040", "long": "-87.690"},
+        {"zip_code_type": "PO BOX", "state": "IL", "city": "Box Town", "lat": "41.600", "long": "-87.600"},
+    ]
+
+    def place(name, lat, long):
+        return {"name": name, "admin1code": "IL", "latitude": lat, "longitude": long}
+
+    places = [
+        place("Englewood", 41.779, -87.645),  # 0.4 km from a Chicago ZIP
+        place("Faraway", 41.600, -87.600),  # only a PO box ZIP nearby, Chicago's 20 km off
+        place("Evanston", 42.040, -87.690),  # a post-office city itself
+        place("St. Chicago", 41.780, -87.640),  # a spelling of a known name ("Saint Chicago")
+    ]
+    known = {("evanston", "IL"), ("saint chicago", "IL")}
+    assert postal_cities_around(zips, places, known) == {("englewood", "IL"): "chicago"}
+
+
+def test_a_neighbourhood_is_read_as_its_city():
+    from kg_count.geography import postal_city
+
+    dbr = "http://dbpedia.org/resource/"
+    assert postal_city("Englewood", "IL") == "Chicago" and city_iri("Englewood", "IL") == dbr + "Chicago"
+    assert postal_city("East New York", "NY") == "Brooklyn"
+    assert postal_city("Englewood", "NJ") == "Englewood"  # a post-office city there
+    assert postal_city("Reseda", "CA") == "Reseda"
+
+
 def test_a_state_name_that_begins_a_place_name_does_not_name_the_state():
     assert state_votes("Kansas City police said the man was shot .".split()) == {}
     assert state_votes("Kansas City , Kansas police said Washington County deputies helped .".split()) == {"KS": 1}
@@ -168,3 +200,17 @@ def test_the_district_of_columbia_is_the_city_of_washington():
 )
 def test_washington_with_dc_or_a_quadrant_is_the_district(text, votes):
     assert dict(state_votes(text.split())) == votes
+
+
+def test_a_story_placed_in_a_neighbourhood_is_read_in_its_city():
+    from kg_count.nlp.pipeline import process
+    from tests.helpers import document
+
+    story = document(
+        "Two men were shot Saturday night in the East Garfield Park neighborhood , Illinois police said .",
+        title="2 wounded in East Garfield Park shooting",
+    )
+    [record] = process([story])
+    assert (record.city, record.state) == ("Chicago", "IL")
+    assert record.city_iri == "http://dbpedia.org/resource/Chicago"
+    assert "east garfield park" in record.place_names  # a question about that part of Chicago still finds it

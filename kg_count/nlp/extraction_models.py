@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from kg_count.geography import gazetteer, sole_city
+from kg_count.geography import gazetteer, postal_city, sole_city
 from kg_count.learning.linear_model import LinearModel
 from kg_count.learning.model_files import load_shipped_model
 from kg_count.nlp.candidate_features import ValueCandidate
@@ -157,7 +157,8 @@ def choose(models: ExtractionModels, candidates: DocumentCandidates) -> Choice:
     if city is not None and state_code is not None and state_code not in gazetteer().states_of(city.value):
         city = None
     if state_code:
-        place = Place(city.value if city else sole_city(state_code), state_code, _found_by(city))
+        city_name = postal_city(city.value, state_code) if city else sole_city(state_code)
+        place = Place(city_name, state_code, _found_by(city))
     killed = best(m["killed"], candidates.killed, count_candidate_features)
     injured = best(m["injured"], candidates.injured, count_candidate_features)
     return Choice(date, place, killed.value if killed else 0, injured.value if injured else 0, follow_up)
