@@ -268,6 +268,8 @@ def test_a_hospital_or_a_street_is_no_person():
         ("West Duluth", True),
         ("W. St. Gertrude", True),
         ("Stroger Hospital", True),
+        ("Orion Township", True),  # "a 15-year-old Orion Township boy"
+        ("Parish Prison", True),
         ("Jamie Lane", False),
         ("Jae Park", False),
         ("Tyler Buchanan", False),

@@ -15,11 +15,17 @@ from tests.helpers import annotated
         ("COLUMBUS , Miss. ( AP ) — Police", "Columbus", "MS"),
         ("WILMINGTON , N.C. — A fire", "Wilmington", "NC"),
         ("PITTSBURGH ( KDKA ) — Investigators", "Pittsburgh", None),
+        ("JACKSON , Tenn — An accidental", "Jackson", "TN"),  # an AP abbreviation without its period
+        ("LEXINGTON , Ky ( LEX18 ) — A", "Lexington", "KY"),
     ],
 )
 def test_datelines(words, city, state):
     place = dateline(words.split())
     assert (place.city, place.state) == (city, state)
+
+
+def test_a_bare_abbreviation_outside_a_dateline_is_a_word():
+    assert dateline("SMITH , Miss Thomas said".split()) is None
 
 
 def test_iris_in_the_tasks_form():

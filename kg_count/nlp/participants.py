@@ -133,6 +133,9 @@ FACILITY_WORDS = {
     "news",
     "tv",
     "radio",
+    "township",
+    "prison",
+    "memorial",
 }  # a name holding one of these (or ending in a street word) names a place, not a person: "Stroger Hospital"
 SURNAME_STREET_WORDS = {"lane", "way", "court", "place", "circle", "trail", "pike", "terrace"}  # "Jamie Lane"
 STREET_ENDINGS = STREET_WORDS - SURNAME_STREET_WORDS  # the last words that make a name a street's

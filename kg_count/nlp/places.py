@@ -86,6 +86,14 @@ def _is_caps(word: str) -> bool:
     return word.isupper() and any(c.isalpha() for c in word)
 
 
+def _bare_ap_state(words: list[str], i: int) -> str | None:
+    """The state of an AP abbreviation written without its period before a dateline's end ("JACKSON , Tenn —",
+    "LEXINGTON , Ky ( LEX18 )"), else None: elsewhere "Miss", "Ill" or "Wash" are words."""
+    if i + 1 >= len(words) or words[i + 1] not in DATELINE_END:
+        return None
+    return gazetteer().ap_abbreviations.get(words[i] + ".")
+
+
 def dateline(words: list[str]) -> Place | None:
     """A dateline near the start of the body: "GAINESVILLE , Fla. —", "PITTSBURGH ( KDKA ) —", as a Place.
 
@@ -102,7 +110,7 @@ def dateline(words: list[str]) -> Place | None:
             if following == ",":
                 state, _ = _state_at(words, end + 1)
                 if state is None and all(_is_caps(w) for w in run) and end + 1 < len(words):
-                    state = g.state_code(words[end + 1]) if words[end + 1].isupper() else None
+                    state = g.state_code(words[end + 1]) if words[end + 1].isupper() else _bare_ap_state(words, end + 1)
                     if state is None and (end + 3 < len(words) and words[end + 2] in ("County", "Parish")):
                         name = " ".join(run).title()
                         if g.states_of(name):
