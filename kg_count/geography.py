@@ -284,7 +284,10 @@ def city_standing_for(iri: str) -> str:
     """The city IRI the extraction writes for a question's place IRI: the IRI itself when it names a known
     city that is not part of another (``Gazetteer.part_of``), else the IRI of the city ``asked_city`` finds in
     it ("Uptown_Oakland" → "Oakland,_California", "Hollywood,_California" → "Los_Angeles"), else the IRI itself."""
+    parsed = parse_city_iri(iri)
+    if parsed is not None and parsed in gazetteer().part_of:  # "Englewood,_Illinois", which only GeoNames knows
+        return city_iri(*parsed)
     whole = asked_city(iri)
-    if whole is None or (whole == parse_city_iri(iri) and whole not in gazetteer().part_of):
+    if whole is None or (whole == parsed and whole not in gazetteer().part_of):
         return iri
     return city_iri(*whole)

@@ -84,6 +84,14 @@ def test_a_part_of_a_city_must_be_named():
     assert reseda.place.part == "reseda" and reseda.place.part_iri == DBR + "Reseda,_California"
 
 
+def test_a_place_the_post_office_files_under_a_city_is_asked_as_a_part_of_it():
+    englewood = ask({"city": DBR + "Englewood,_Illinois"}, "('Illinois', 'Englewood') (city)")
+    assert englewood.location == ("city", DBR + "Chicago") and englewood.place.rule == "part of a city"
+    assert englewood.place.part == "englewood" and englewood.place.part_iri == ""
+    own = ask({"city": DBR + "Englewood,_New_Jersey"}, "('New Jersey', 'Englewood') (city)")
+    assert own.location == ("city", DBR + "Englewood,_New_Jersey") and own.place.rule == "structured"
+
+
 def test_a_part_the_structured_field_already_names_keeps_it():
     kirby = ask({"city": DBR + "Kirby,_Texas"}, "('Texas', 'San Antonio (Kirby)') (city)")
     assert kirby.location == ("city", DBR + "Kirby,_Texas") and kirby.place.rule == "structured"

@@ -35,6 +35,7 @@ RULES = {
     "text city": "the text (its city differs from the structured field's)",
     "text part": "the text's city, with the part of it that the incident's reports must name",
     "text city nearby": "the text's city, or the structured field's city nearby where a report names the text's",
+    "part of a city": "the city the post office files the asked place under, where a report names the place",
     "no US state": "no US state (the text's state is None: a place outside the United States)",
 }
 VERBOSE_PLACE = re.compile(r""" in (\((?:'[^']*'|"[^"]*"|None)(?:, (?:'[^']*'|"[^"]*"|None))*,?\)) \((city|state)\)""")
@@ -175,6 +176,8 @@ def _read_city(structured: str, state_text: str | None, city_text: str, text: st
     if not structured:
         return PlaceReading("city", text_iri, "text fills empty", text)
     if _agrees(structured, city, code, text_iri):
+        if (city.lower(), code) in gazetteer().part_of:  # "Englewood" in Illinois: filed under Chicago
+            return PlaceReading("city", city_standing_for(structured), "part of a city", text, city.lower(), "")
         return PlaceReading("city", structured, "structured", text)
     structured_state = _iri_state(structured)
     if known and _nearby(structured, text_iri):
