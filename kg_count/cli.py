@@ -191,6 +191,14 @@ def _add_train(subparsers) -> None:
         help="the SemEval sets the coreference and incident-match models learn from (default: trial test-dev; "
         "`--task-sets trial` trains the coreference model that never saw test-dev, for measuring)",
     )
+    parser.add_argument(
+        "--slots",
+        nargs="+",
+        default=None,
+        metavar="SLOT",
+        help="extraction only: refit these slots (follow_up, date, state, city, killed, injured) and keep the others "
+        "as the models folder has them (default: all)",
+    )
     parser.set_defaults(handler=run_train)
 
 
@@ -198,8 +206,17 @@ def run_train(args: argparse.Namespace) -> int:
     """``kg-count train``: retrain the chosen models and print what was written."""
     from kg_count.training.train_command import TrainingPlace, default_work_folder, run_targets
 
+    if args.slots:
+        from kg_count.nlp.extraction_models import SLOTS
+
+        if args.target != "extraction":
+            raise UsageError("--slots applies to the extraction target only")
+        unknown = [slot for slot in args.slots if slot not in SLOTS]
+        if unknown:
+            raise UsageError(f"unknown extraction slot(s) {', '.join(unknown)}: choose from {', '.join(SLOTS)}")
     work = args.work or default_work_folder()
-    place = TrainingPlace(args.data, work, args.models_dir, args.workers, tuple(args.task_sets))
+    slots = tuple(args.slots) if args.slots else None
+    place = TrainingPlace(args.data, work, args.models_dir, args.workers, tuple(args.task_sets), slots)
     print("\n".join(run_targets(args.target, place)))
     return 0
 

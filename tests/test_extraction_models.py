@@ -227,3 +227,29 @@ def test_models_trained_with_other_settings_are_used_with_a_warning(monkeypatch,
     with caplog.at_level("WARNING", logger="kg_count"):
         assert shipped_extraction_models().models["date"].weights
     assert "extraction model was trained with other [extraction] settings" in caplog.text
+
+
+def test_refitting_some_slots_keeps_the_others():
+    from kg_count.training.train_command import with_slots_refitted
+
+    current = shipped_extraction_models()
+    data = current.to_json()
+    for slot in data["models"]:
+        data["models"][slot]["bias"] = 42.0
+    data["trained_with"]["schemes"]["city"] = "refitted scheme"
+    fitted = ExtractionModels.from_json(data)
+    merged = with_slots_refitted(current, fitted, ["city"])
+    assert merged.models["city"].to_json() == fitted.models["city"].to_json()
+    for slot in ("follow_up", "date", "state", "killed", "injured"):
+        assert merged.models[slot].to_json() == current.models[slot].to_json()
+    assert merged.trained_with["schemes"]["city"] == "refitted scheme"
+    assert merged.trained_with["schemes"]["date"] == current.trained_with["schemes"]["date"]
+
+
+@pytest.mark.parametrize("arguments", [["coreference", "--slots", "city"], ["extraction", "--slots", "town"]])
+def test_slots_outside_the_extraction_models_are_a_usage_error(arguments, capsys):
+    from kg_count.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["train", *arguments])
+    assert stopped.value.code == 2 and "slot" in capsys.readouterr().err

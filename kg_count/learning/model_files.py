@@ -156,10 +156,12 @@ def save_shipped_model(
     models_dir: Path | None = None,
     data: dict[str, str] | None = None,
     scores: dict | None = None,
+    trained_by: str | None = None,
 ) -> Path:
     """Write ``model`` as the shipped model ``name`` into ``models_dir`` (default: the package's) atomically, and
-    record it in the manifest: its SHA-256, target, date, the SHA-256 of each training input (``data``: what ->
-    hash), the settings it depends on and their hash, and ``scores``. Returns the file written."""
+    record it in the manifest: its SHA-256, the command that trained it (``trained_by``, default the target's
+    ``retrain_command``), date, the SHA-256 of each training input (``data``: what -> hash), the settings it
+    depends on and their hash, and ``scores``. Returns the file written."""
     models_dir = models_dir or MODELS_DIR
     path = model_path(name, models_dir)
     with atomic_writer(path) as handle:
@@ -169,7 +171,7 @@ def save_shipped_model(
     manifest["models"][name] = {
         "file": SHIPPED[name].file,
         "sha256": file_sha256(path),
-        "trained_by": retrain_command(name),
+        "trained_by": trained_by or retrain_command(name),
         "trained_on": dt.date.today().isoformat(),
         "data": dict(sorted((data or {}).items())),
         "settings": recorded_settings,

@@ -15,7 +15,7 @@ from typing import Iterable, Mapping, Sequence
 
 
 from kg_count.learning.folds import balanced_folds, hashed_fold
-from kg_count.geography import gazetteer
+from kg_count.geography import gazetteer, postal_city
 from kg_count.learning.linear_model import LinearModel, train
 from kg_count.nlp.pipeline import analyse
 from kg_count.nlp.extraction_models import (
@@ -229,7 +229,7 @@ def fit(items: Sequence[Item], l2: float, follow_up_days: int) -> ExtractionMode
             [
                 (
                     c.features | city_in_state_features(c.value, code),
-                    int(normal_place(c.value) == normal_place(item.gold.city)),
+                    int(normal_place(postal_city(c.value, code) if code else c.value) == normal_place(item.gold.city)),
                 )
                 for c in item.candidates.places.cities
             ]

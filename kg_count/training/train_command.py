@@ -21,11 +21,12 @@ with the hashes of its training data and settings and its cross-validated scores
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from kg_count.errors import InputError
 from kg_count.learning.model_files import data_sha256, save_shipped_model
@@ -43,14 +44,16 @@ TASK_SETS = ("trial", "test-dev")
 @dataclass(frozen=True)
 class TrainingPlace:
     """Where training reads and writes: the shared data folder, the work folder (stores, parse caches), the
-    models folder written to, the build's worker count, and which SemEval sets the coreference and
-    incident-match models learn from (``("trial",)`` gives the model that never saw test-dev)."""
+    models folder written to, the build's worker count, which SemEval sets the coreference and
+    incident-match models learn from (``("trial",)`` gives the model that never saw test-dev), and which slots of
+    the extraction models are refitted (the others are kept as the models folder has them)."""
 
     data: Path
     work: Path
     models_dir: Path | None = None
     workers: int = 1
     task_sets: tuple[str, ...] = TASK_SETS
+    extraction_slots: tuple[str, ...] | None = None  # refit only these slots of extraction.json (None: all)
 
     @property
     def gva(self) -> Path:
@@ -102,10 +105,40 @@ def train_extraction(place: TrainingPlace) -> Path:
     items = load_items(place.gva, place.work / "gva_docs.spacy")
     extraction = settings().extraction
     status("cross-validating the extraction models by incident")
-    scores = cross_validate(items, extraction.ranker_l2, extraction.follow_up_days)
+    scores = {"cross_validated_by_incident": cross_validate(items, extraction.ranker_l2, extraction.follow_up_days)}
     models = fit(items, extraction.ranker_l2, extraction.follow_up_days)
+    trained_by = None
+    if place.extraction_slots:
+        models = with_slots_refitted(_current_extraction_models(place), models, place.extraction_slots)
+        scores["refitted_slots"] = list(place.extraction_slots)
+        trained_by = f"kg-count train extraction --slots {' '.join(place.extraction_slots)}"
     data = {"gva-train": data_sha256(place.gva / "articles.jsonl", place.gva / "incidents.jsonl")}
-    return save_shipped_model("extraction", models, place.models_dir, data, {"cross_validated_by_incident": scores})
+    return save_shipped_model("extraction", models, place.models_dir, data, scores, trained_by)
+
+
+def _current_extraction_models(place: TrainingPlace):
+    """The extraction models the models folder holds now, whose slots ``--slots`` keeps."""
+    from kg_count.learning.model_files import MODELS_DIR, model_path
+    from kg_count.nlp.extraction_models import ExtractionModels
+
+    path = model_path("extraction", place.models_dir or MODELS_DIR)
+    try:
+        return ExtractionModels.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError) as error:
+        raise InputError(f"cannot keep the other slots: the extraction models are unreadable ({error})", path) from None
+
+
+def with_slots_refitted(current, fitted, slots: Sequence[str]):
+    """``current`` ExtractionModels with the models of ``slots`` (and their ranking schemes) taken from ``fitted``."""
+    from kg_count.nlp.extraction_models import SLOTS, ExtractionModels
+
+    models = {slot: (fitted if slot in slots else current).models[slot] for slot in SLOTS}
+    trained_with = dict(current.trained_with)
+    schemes = dict(trained_with.get("schemes", {}))
+    fitted_schemes = fitted.trained_with.get("schemes", {})
+    schemes.update({slot: fitted_schemes[slot] for slot in slots if slot in fitted_schemes})
+    trained_with["schemes"] = schemes
+    return ExtractionModels(models, trained_with)
 
 
 def train_coreference(place: TrainingPlace) -> Path:
