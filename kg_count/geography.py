@@ -23,8 +23,7 @@ POSTAL_CODE = re.compile(r"^[A-Z]{2}$")
 class Gazetteer:
     """US states (names, postal codes, AP abbreviations) and places (cities, towns, counties) with population,
     coordinates (of a post-office place: the populated place's own point when there is one, else its first
-    post-office record's), ``county_places`` (the post-office places of each county, by lower-case county and
-    state) and ``part_of``: the places the post office knows only as another name within one city's delivery area,
+    post-office record's) and ``part_of``: the places the post office knows only as another name within one city's delivery area,
     or that only GeoNames knows (``postal_cities_around``), with that city."""
 
     def __init__(self) -> None:
@@ -42,7 +41,6 @@ class Gazetteer:
                 self.ap_abbreviations[abbreviation] = code
         self.places: dict[str, set[str]] = {}
         self.coordinates: dict[tuple[str, str], tuple[float, float]] = {}
-        self.county_places: dict[tuple[str, str], set[str]] = {}
         aliases: dict[tuple[str, str], set[str]] = {}
         main_names: set[tuple[str, str]] = set()
         for record in zipcodes.list_all():
@@ -61,8 +59,6 @@ class Gazetteer:
                     self.places.setdefault(short, set()).add(state)
             if record.get("county"):
                 self.places.setdefault(record["county"].lower(), set()).add(state)
-                county_places = self.county_places.setdefault((record["county"].lower(), state), set())
-                county_places.update(name.lower() for name in [record["city"], *record.get("acceptable_cities", [])])
         self.part_of: dict[tuple[str, str], str] = {
             place: next(iter(cities))
             for place, cities in aliases.items()

@@ -74,19 +74,6 @@ def test_place_candidates_keep_the_dateline_and_later_cities():
     assert "not_in_state" in city_in_state_features("Peoria", "ME")
 
 
-def test_a_town_in_a_county_the_text_names_is_marked():
-    doc = annotated(
-        "A 17-year-old boy was shot dead Friday night in Plymouth , Orange County Sheriff 's Office deputies said .",
-        title="Boy , 17 , killed in Plymouth shooting",
-    )
-    cities = {c.value: c.features for c in place_candidates(doc.doc, body_start(doc)).cities}
-    assert "in_named_county" in cities["Plymouth"]  # Plymouth, Florida lies in Orange County
-    assert "in_named_county" not in cities["Orange County"]
-    alone = annotated("A 17-year-old boy was shot dead Friday night in Plymouth , police said .", title="Boy killed")
-    alone_cities = {c.value: c.features for c in place_candidates(alone.doc, body_start(alone)).cities}
-    assert "in_named_county" not in alone_cities["Plymouth"]
-
-
 def test_a_state_carries_how_strongly_the_text_names_a_city_in_it():
     doc = annotated(
         "Two people were killed in a shooting in Vallejo on Sunday . | Vallejo police said the men were shot . | "

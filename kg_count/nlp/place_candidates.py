@@ -170,22 +170,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     for city, candidate in cities.items():
         if is_county(city):
             candidate.features.add("county")
-    _add_named_counties(cities, states)
     return PlaceCandidates(list(states.values()), list(cities.values()), rule)
-
-
-def _add_named_counties(cities: dict, states: dict) -> None:
-    """Mark each candidate town that lies in a candidate county ("Plymouth" beside "Orange County": the town of
-    Florida, not Minnesota's), ``in_named_county``, and the states where one does, ``county_contains_city`` (a
-    candidate of its own when no other evidence names it)."""
-    g = gazetteer()
-    counties = [name.lower() for name in cities if is_county(name)]
-    for town, candidate in cities.items():
-        if is_county(town):
-            continue
-        for code in g.states_of(town):
-            if any(town.lower() in g.county_places.get((county, code), ()) for county in counties):
-                candidate.features.add("in_named_county")
 
 
 def loose_place_mentions(doc) -> list[tuple[str, int, set[str]]]:
