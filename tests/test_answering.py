@@ -4,13 +4,14 @@ import json
 from pathlib import Path
 
 import pytest
-from rdflib import Dataset
+from rdflib import Dataset, Literal, URIRef
 
 from kg_count.answer.graph_answer import (
     answer_task_question,
     candidate_match_features,
     incidents_of_plan,
     query_plan,
+    values_rows,
 )
 from kg_count.graph.store import GraphStore
 from kg_count.io.questions import parse_question
@@ -175,6 +176,19 @@ def test_a_part_of_a_city_in_the_text_must_be_named_by_a_report(store):
     assert ask(store, 2, "injuring", **asked, verbose_question=in_part) == (1, ["d3"])
     elsewhere = in_part.replace("Orange Mound", "Frayser")
     assert ask(store, 2, "injuring", **asked, verbose_question=elsewhere) == (0, [])
+
+
+def test_a_part_of_a_city_that_is_a_place_of_its_own_finds_its_incidents(store):
+    asked = {"location": {"city": DBR + "Memphis,_Tennessee"}, "time": {"month": "04/2016"}}
+    assert ask(store, 2, "killing", **asked) == (0, [])
+    in_part = "How many ['killing'] events happened in 04/2016 in ('Tennessee', 'Memphis (Germantown)') (city)"
+    assert ask(store, 2, "killing", **asked, verbose_question=in_part) == (1, ["d4"])
+
+
+def test_a_variable_bound_to_alternatives_gives_a_values_row_for_each():
+    block = values_rows({"a": Literal(1), "b": (URIRef("http://x/1"), URIRef("http://x/2"))})
+    one = Literal(1).n3()
+    assert block == f"VALUES (?a ?b) {{ ({one} <http://x/1>) ({one} <http://x/2>) }}"
 
 
 def test_no_state_in_the_text_counts_incidents_outside_the_states(store):

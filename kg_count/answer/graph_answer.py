@@ -113,22 +113,30 @@ class FoundIncident:
         return [(probability, self.people(question))]
 
 
-def question_query(fragments: tuple[str, ...], bindings: dict) -> str:
-    """The answer query with the named constraint fragments and a VALUES row binding their variables; the
-    ``places`` fragment, which S1 asks for, goes at the end and reads each incident's city and state."""
+def values_rows(bindings: dict) -> str:
+    """A VALUES block binding each variable of ``bindings`` to its RDF term, in one row; a variable bound to a
+    tuple of terms (at most one) gives a row for each of them."""
     names = " ".join(f"?{name}" for name in bindings)
-    values = " ".join(term.n3() for term in bindings.values())
+    alternatives = next((terms for terms in bindings.values() if isinstance(terms, tuple)), (None,))
+    rows = [
+        " ".join((choice if isinstance(term, tuple) else term).n3() for term in bindings.values())
+        for choice in alternatives
+    ]
+    return f"VALUES ({names}) {{ {' '.join(f'({row})' for row in rows)} }}"
+
+
+def question_query(fragments: tuple[str, ...], bindings: dict) -> str:
+    """The answer query with the named constraint fragments and a VALUES block binding their variables
+    (``values_rows``); the ``places`` fragment, which S1 asks for, goes at the end and reads each incident's city
+    and state."""
     constraints = [read_query(f"answer/{name}") for name in fragments if name != "places"]
-    body = "\n  ".join([f"VALUES ({names}) {{ ({values}) }}", *constraints])
+    body = "\n  ".join([values_rows(bindings), *constraints])
     places = read_query("answer/places") if "places" in fragments else ""
     return read_query("answer/incidents").replace("#CONSTRAINTS", body).replace("#PLACES", places)
 
 
 RELAXATIONS = 6  # S1's relaxation steps after the exact query (see query_plan)
 LOOSENING_RELAXATIONS = 4  # the steps up to this one still ask every asked property, loosened; later ones drop one
-
-
-NO_PLACE = KGC.noPlace  # bound as the place of a city's part that is not a place of its own: no incident has it
 
 
 def _place_constraint(location: tuple[str, str], relax: int, fragments: list, bindings: dict) -> bool:
@@ -199,7 +207,8 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
         if not relax and question.place is not None and question.place.part:
             fragments[-1] = "city_part"
             bindings["part"] = Literal(question.place.part)
-            bindings["partPlace"] = URIRef(question.place.part_iri) if question.place.part_iri else NO_PLACE
+            part_place = (URIRef(question.place.part_iri),) if question.place.part_iri else ()
+            bindings["partCity"] = (bindings["place"], *part_place)
     if question.participant is not None:
         granularity, value = question.participant
         if relax == 2 and granularity == "full_name" and len(value.split()) > 1:
