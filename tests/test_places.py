@@ -3,6 +3,7 @@
 import pytest
 
 from kg_count.geography import city_iri, resolve_state, state_iri
+from kg_count.nlp.place_candidates import place_candidates
 from kg_count.nlp.places import city_state_pairs, dateline, find_place, mentioned_places, place_names, state_votes
 from tests.helpers import annotated
 
@@ -220,3 +221,21 @@ def test_a_story_placed_in_a_neighbourhood_is_read_in_its_city():
     assert (record.city, record.state) == ("Chicago", "IL")
     assert record.city_iri == "http://dbpedia.org/resource/Chicago"
     assert "east garfield park" in record.place_names  # a question about that part of Chicago still finds it
+
+
+def test_a_state_name_before_a_street_word_names_a_street():
+    assert state_votes("A man was shot on Indiana Avenue and near Maryland Drive .".split()) == {}
+    assert state_votes("Police in Indiana said the Pennsylvania Ave shooting".split()) == {"IN": 1}
+
+
+def test_a_title_byline_names_no_place_of_the_incident():
+    title = "Juvenile dies in early morning Montgomery shooting - WTVM.com - Columbus , GA News Weather & Sports"
+    doc = annotated("A teenager died after a shooting early Sunday , police said .", title=title)
+    body_start = len(title.split())
+    place = find_place(doc.doc, body_start=body_start)
+    assert place is None or place.city != "Columbus"
+    candidates = place_candidates(doc.doc, body_start)
+    columbus = next(c for c in candidates.cities if c.value == "Columbus")
+    assert "loose:byline" in columbus.features and not any(f.endswith(":title") for f in columbus.features)
+    montgomery = next(c for c in candidates.cities if c.value == "Montgomery")
+    assert any(f.endswith(":title") for f in montgomery.features)

@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from kg_count.learning.bins import interval_name
+from kg_count.nlp.bylines import byline_start
 from kg_count.geography import gazetteer, is_county, resolve_state
 from kg_count.nlp.candidate_features import ValueCandidate, mention_count_features, merge
 from kg_count.nlp.places import (
@@ -55,13 +56,19 @@ def _city_name(name: str) -> str:
 
 
 def _where(
-    prefix: str, index: int, body_start: int, sentence: list[int], event_sentences: set[int] = frozenset()
+    prefix: str,
+    index: int,
+    body_start: int,
+    sentence: list[int],
+    event_sentences: set[int] = frozenset(),
+    byline: int | None = None,
 ) -> set[str]:
-    """Where a mention at token ``index`` stands: the title or a sentence bound_name, and whether its sentence
-    mentions a typed event."""
-    where = (
-        "title" if index < body_start else f"sentence{interval_name(sentence[index], SENTENCE_BOUNDS, closed='above')}"
-    )
+    """Where a mention at token ``index`` stands: the title, the title's publisher byline (from token ``byline``:
+    ``bylines.byline_start``) or a sentence bound_name, and whether its sentence mentions a typed event."""
+    if index < body_start:
+        where = "byline" if byline is not None and index >= byline else "title"
+    else:
+        where = f"sentence{interval_name(sentence[index], SENTENCE_BOUNDS, closed='above')}"
     found = {f"{prefix}:{where}"}
     if sentence[index] in event_sentences:
         found.add(f"{prefix}:event_sentence")
@@ -123,16 +130,18 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     it is named in a sentence of ``event_sentences`` (those that mention a typed event)."""
     words = [t.text for t in doc]
     sentence = _sentence_numbers(doc)
+    byline = byline_start(words, body_start)
     states: dict = {}
     cities: dict = {}
     mentioned = state_mentions(words)
     votes = Counter(code for code, _ in mentioned)
     names = place_names(doc)
-    rule = find_place(doc, body_start, votes, names)
+    rule = find_place(doc, body_start, votes, names, byline)
     for code, index in mentioned:
-        merge(states, code, _where("named", index, body_start, sentence))
-    if mentioned:
-        merge(states, mentioned[0][0], {"first_named"})
+        merge(states, code, _where("named", index, body_start, sentence, byline=byline))
+    outside_byline = [code for code, index in mentioned if not byline <= index < body_start]
+    if outside_byline:
+        merge(states, outside_byline[0], {"first_named"})
         top = max(votes.values())
         for code, number in votes.items():
             merge(states, code, mention_count_features("named", number) | ({"most_named"} if number == top else set()))
@@ -140,25 +149,26 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     pairs = city_state_mentions(words)
     pair_counts = Counter((city, state) for city, state, _ in pairs)
     for city, state, index in pairs:
-        merge(cities, _city_name(city), {"pair"} | _where("pair", index, body_start, sentence))
-        merge(states, state, {"pair"} | _where("pair", index, body_start, sentence))
+        where = _where("pair", index, body_start, sentence, byline=byline)
+        merge(cities, _city_name(city), {"pair"} | where)
+        merge(states, state, {"pair"} | where)
     for (city, state), number in pair_counts.items():
         merge(cities, _city_name(city), mention_count_features("pair", number))
     named = Counter()
     for name, start in names:
         city = _city_name(name)
         named[city] += 1
-        merge(cities, city, {"place"} | _where("place", start, body_start, sentence, event_sentences))
+        merge(cities, city, {"place"} | _where("place", start, body_start, sentence, event_sentences, byline))
         resolved = resolve_state(city, votes)
         if resolved:
-            merge(states, resolved, {"place_state"} | _where("place_state", start, body_start, sentence))
+            merge(states, resolved, {"place_state"} | _where("place_state", start, body_start, sentence, byline=byline))
     for city, number in named.items():
         merge(cities, city, mention_count_features("place", number))
     loose = Counter()
     for name, start, features in title_words_the_text_supports(loose_place_mentions(doc), body_start, votes):
         city = _city_name(name)
         loose[city] += 1
-        merge(cities, city, features | _where("loose", start, body_start, sentence, event_sentences))
+        merge(cities, city, features | _where("loose", start, body_start, sentence, event_sentences, byline))
     for city, number in loose.items():
         merge(cities, city, mention_count_features("loose", number))
     _add_implied_states(cities, states, named, loose)

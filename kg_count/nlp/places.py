@@ -150,7 +150,8 @@ def city_state_pairs(words: list[str]) -> list[tuple[str, str]]:
 def state_mentions(words: list[str]) -> list[tuple[str, int]]:
     """Each state the text names and where: full names and AP abbreviations (postal codes only after a
     comma), as (postal code, word index). A state's name that begins the name of a place with the next word
-    ("Kansas City", "Washington County", "Virginia Beach") names that place, not the state."""
+    ("Kansas City", "Washington County", "Virginia Beach") names that place, not the state, and one followed by a
+    street word names a street ("Pennsylvania Avenue")."""
     g = gazetteer()
     found = []
     i = 0
@@ -160,6 +161,8 @@ def state_mentions(words: list[str]) -> list[tuple[str, int]]:
             code = "DC"  # "Washington , D.C.", "Northeast Washington": the city, not the state
         if code and _starts_place_name(words, i, used):
             i += used + 1
+        elif code and i + used < len(words) and is_street_word(words[i + used]):
+            i += used + 1  # "Indiana Avenue", "Maryland Drive": a street
         elif code and (
             used > 1
             or words[i] in g.ap_abbreviations
@@ -317,9 +320,14 @@ STREET_WORDS = {
 }  # "on Baltimore Avenue" names a street, not Baltimore
 
 
+def is_street_word(word: str) -> bool:
+    """Whether ``word``, after a name, makes it a street's: a capitalised street word ("Avenue", "Drive")."""
+    return word.lower() in STREET_WORDS and word[:1].isupper()
+
+
 def names_a_street(doc, end: int) -> bool:
     """Whether the token at ``end`` (just after a place name) makes the name a street's ("Baltimore Avenue")."""
-    return end < len(doc) and doc[end].lower_ in STREET_WORDS and doc[end].text[:1].isupper()
+    return end < len(doc) and is_street_word(doc[end].text)
 
 
 def place_names(doc) -> list[tuple[str, int]]:
@@ -386,14 +394,20 @@ def mentioned_places(doc) -> list[str]:
 
 
 def find_place(
-    doc, body_start: int, votes: Counter | None = None, names: list[tuple[str, int]] | None = None
+    doc,
+    body_start: int,
+    votes: Counter | None = None,
+    names: list[tuple[str, int]] | None = None,
+    byline: int | None = None,
 ) -> Place | None:
     """Choose the incident's place in an annotated spaCy doc; ``body_start`` is the first body token;
-    ``votes`` (``state_votes``) and ``names`` (``place_names``) are computed when not given.
+    ``votes`` (``state_votes``) and ``names`` (``place_names``) are computed when not given; the title's
+    publisher byline, from token ``byline`` (``bylines.byline_start``) to the body, names no place of the incident.
 
     Order of preference: a dateline, "City , State" phrases, then place names of the title and text
     (title ones weigh more, towns before counties) with the state the text names.
     """
+    byline = body_start if byline is None else byline
     words = [t.text for t in doc]
     votes = state_votes(words) if votes is None else votes
     found = dateline(words[body_start : body_start + settings().extraction.dateline_words])
@@ -403,12 +417,14 @@ def find_place(
         state = resolve_state(found.city, votes)
         if state:
             return Place(found.city, state, "dateline")
-    pairs = Counter(city_state_pairs(words))
+    pairs = Counter((city, state) for city, state, at in city_state_mentions(words) if not byline <= at < body_start)
     if pairs:
         (city, state), _ = max(pairs.items(), key=lambda item: (not is_county(item[0][0]), item[1]))
         return Place(city, state, "city, state")
     candidates: Counter = Counter()
     for name, start in place_names(doc) if names is None else names:
+        if byline <= start < body_start:
+            continue
         candidates[name.title() if name.isupper() else name] += 3 if start < body_start else 1
     ranked = sorted(candidates.items(), key=lambda item: (is_county(item[0]), -item[1]))
     for city, _ in ranked:
