@@ -239,3 +239,13 @@ def test_a_title_byline_names_no_place_of_the_incident():
     assert "loose:byline" in columbus.features and not any(f.endswith(":title") for f in columbus.features)
     montgomery = next(c for c in candidates.cities if c.value == "Montgomery")
     assert any(f.endswith(":title") for f in montgomery.features)
+
+
+def test_a_name_taken_for_a_person_is_a_place_before_an_agency_word():
+    doc = annotated("Officers were called to a home on Sunday .", title="Twin Falls police investigate shooting")
+    assert ("Twin Falls", 0) in place_names(doc.doc)
+
+
+def test_a_name_ending_in_a_street_word_is_a_street():
+    doc = annotated("The shooting happened on Lorenz Boulevard near West Street on Friday .", title="Six shot at party")
+    assert all(name != "Street" for name, _ in place_names(doc.doc))

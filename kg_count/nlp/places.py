@@ -336,15 +336,17 @@ def place_names(doc) -> list[tuple[str, int]]:
     (one-word ones only when WordNet does not know them as common words: "Brush fire" is no place). A
     compass word before a capitalised name is a district of that place ("Southwest Baltimore" is in
     Baltimore, not Southwest, Pennsylvania), a word after "St." or "Fort" is no place alone ("St. Paul"
-    is not Paul, Idaho), and a name followed by a street word names a street ("on Baltimore Avenue")."""
+    is not Paul, Idaho), and a name followed by a street word names a street ("on Baltimore Avenue"). A name
+    spaCy takes for a person's is a place before an agency word ("Twin Falls police"), or, of two or three words,
+    before an incident noun ("Broken Arrow teen")."""
     found = []
     for ent in doc.ents:
         text, start = ent.text, ent.start
         first, *rest = text.split() or [""]
         if first.lower() in COMPASS_WORDS and rest and known_place(" ".join(rest)):
             text, start = " ".join(rest), start + 1
-        if names_a_street(doc, ent.end):
-            continue
+        if names_a_street(doc, ent.end) or is_street_word(text.split()[-1] if text.split() else ""):
+            continue  # "on Baltimore Avenue"; "near West Street" (not Street, Maryland)
         if ent.label_ in ("GPE", "LOC", "FAC") and known_place(text):
             found.append((_full_saint(text), start))
         elif ent.label_ == "ORG":
@@ -354,8 +356,9 @@ def place_names(doc) -> list[tuple[str, int]]:
                 found.append((" ".join(words[:cut]), ent.start))
     tokens = list(doc)
     for i, token in enumerate(tokens):
-        if not token.text[:1].isupper() or token.ent_type_ in ("GPE", "ORG", "PERSON"):
+        if not token.text[:1].isupper() or token.ent_type_ in ("GPE", "ORG"):
             continue
+        tagged_person = token.ent_type_ == "PERSON"
         before = tokens[i - 1].lower_ if i else ""
         following = tokens[i + 1] if i + 1 < len(tokens) else None
         if token.lower_ in COMPASS_WORDS and following is not None and following.text[:1].isupper():
@@ -369,6 +372,8 @@ def place_names(doc) -> list[tuple[str, int]]:
             after = tokens[i + length].lower_ if i + length < len(tokens) else ""
             name = " ".join(t.text for t in span)
             if names_a_street(doc, i + length):
+                continue
+            if tagged_person and not (after in AGENCY_WORDS or (length > 1 and after in INCIDENT_NOUNS)):
                 continue
             if (
                 (before in PLACE_PREPOSITIONS or after in INCIDENT_NOUNS)
