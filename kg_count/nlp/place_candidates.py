@@ -56,17 +56,12 @@ def _city_name(name: str) -> str:
 
 
 def _where(
-    prefix: str,
-    index: int,
-    body_start: int,
-    sentence: list[int],
-    event_sentences: set[int] = frozenset(),
-    byline: int | None = None,
+    prefix: str, index: int, body_start: int, byline: int, sentence: list[int], event_sentences: set[int] = frozenset()
 ) -> set[str]:
     """Where a mention at token ``index`` stands: the title, the title's publisher byline (from token ``byline``:
     ``bylines.byline_start``) or a sentence bound_name, and whether its sentence mentions a typed event."""
     if index < body_start:
-        where = "byline" if byline is not None and index >= byline else "title"
+        where = "byline" if index >= byline else "title"
     else:
         where = f"sentence{interval_name(sentence[index], SENTENCE_BOUNDS, closed='above')}"
     found = {f"{prefix}:{where}"}
@@ -138,7 +133,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     names = place_names(doc)
     rule = find_place(doc, body_start, votes, names, byline)
     for code, index in mentioned:
-        merge(states, code, _where("named", index, body_start, sentence, byline=byline))
+        merge(states, code, _where("named", index, body_start, byline, sentence))
     outside_byline = [code for code, index in mentioned if not byline <= index < body_start]
     if outside_byline:
         merge(states, outside_byline[0], {"first_named"})
@@ -149,7 +144,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     pairs = city_state_mentions(words)
     pair_counts = Counter((city, state) for city, state, _ in pairs)
     for city, state, index in pairs:
-        where = _where("pair", index, body_start, sentence, byline=byline)
+        where = _where("pair", index, body_start, byline, sentence)
         merge(cities, _city_name(city), {"pair"} | where)
         merge(states, state, {"pair"} | where)
     for (city, state), number in pair_counts.items():
@@ -158,17 +153,17 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     for name, start in names:
         city = _city_name(name)
         named[city] += 1
-        merge(cities, city, {"place"} | _where("place", start, body_start, sentence, event_sentences, byline))
+        merge(cities, city, {"place"} | _where("place", start, body_start, byline, sentence, event_sentences))
         resolved = resolve_state(city, votes)
         if resolved:
-            merge(states, resolved, {"place_state"} | _where("place_state", start, body_start, sentence, byline=byline))
+            merge(states, resolved, {"place_state"} | _where("place_state", start, body_start, byline, sentence))
     for city, number in named.items():
         merge(cities, city, mention_count_features("place", number))
     loose = Counter()
     for name, start, features in title_words_the_text_supports(loose_place_mentions(doc), body_start, votes):
         city = _city_name(name)
         loose[city] += 1
-        merge(cities, city, features | _where("loose", start, body_start, sentence, event_sentences, byline))
+        merge(cities, city, features | _where("loose", start, body_start, byline, sentence, event_sentences))
     for city, number in loose.items():
         merge(cities, city, mention_count_features("loose", number))
     _add_implied_states(cities, states, named, loose)

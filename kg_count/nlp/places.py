@@ -345,7 +345,7 @@ def place_names(doc) -> list[tuple[str, int]]:
         first, *rest = text.split() or [""]
         if first.lower() in COMPASS_WORDS and rest and known_place(" ".join(rest)):
             text, start = " ".join(rest), start + 1
-        if names_a_street(doc, ent.end) or is_street_word(text.split()[-1] if text.split() else ""):
+        if names_a_street(doc, ent.end) or is_street_word((text.split() or [""])[-1]):
             continue  # "on Baltimore Avenue"; "near West Street" (not Street, Maryland)
         if ent.label_ in ("GPE", "LOC", "FAC") and known_place(text):
             found.append((_full_saint(text), start))
