@@ -1,5 +1,9 @@
 """Event mentions and their types on hand-written sentences, the ambiguous ones included."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from kg_count.nlp.events import find_event_mentions
@@ -48,3 +52,21 @@ def test_wordnet_hyponyms_type_words_no_frame_lists():
     assert lexicon[("furlough", "VERB")].event_type == "job_firing"
     assert lexicon[("wildfire", "NOUN")].event_type == "fire_burning"
     assert lexicon[("kill", "VERB")].frame == "Killing" and lexicon[("kill", "VERB")].synset == "kill.v.01"
+
+
+def test_the_lexicon_is_the_same_whatever_the_hash_seed():
+    script = (
+        "import hashlib; from kg_count.nlp.lexicon import event_lexicon; "
+        "print(hashlib.sha256(repr(sorted(event_lexicon().items())).encode()).hexdigest())"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(digests) == 1

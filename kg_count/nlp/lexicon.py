@@ -55,7 +55,7 @@ def _wordnet_units() -> dict[tuple[str, str], LexicalEntry]:
         for name in names:
             root = reader.synset(name)
             synsets = {root} | set(root.closure(lambda s: s.hyponyms(), depth=settings().extraction.hyponym_depth))
-            for synset in synsets:
+            for synset in sorted(synsets, key=lambda s: s.name()):
                 for lemma in synset.lemmas():
                     for form in [lemma, *lemma.derivationally_related_forms()]:
                         senses = reader.synsets(form.name(), pos=form.synset().pos())
