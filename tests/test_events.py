@@ -28,6 +28,7 @@ def typed(text: str) -> list[tuple[str, str | None, str | None]]:
         ("The company will lay off 300 workers .", "lay off", "Firing", "job_firing"),
         ("Two people were murdered in their home .", "murder", "Killing", "killing"),
         ("Three people were wounded .", "wound", "Cause_harm", "injuring"),
+        ("A man was shot Friday and later succumbed to his injuries .", "shoot", "Shoot_projectiles", "killing"),
     ],
 )
 def test_types_in_context(text, lemma, frame, event_type):

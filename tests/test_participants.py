@@ -297,3 +297,41 @@ def test_counts_of_one_article_follow_its_text(title, body, killed, injured):
 
     record = extract(annotated(body, title))
     assert (record.killed, record.injured) == (killed, injured)
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        (  # a later mention by surname alone, which the parser labels an organisation
+            "Officers found Larry Lynch , 28 , suffering from gunshot wounds . "
+            "Fire department officials pronounced Lynch dead at the scene .",
+            ("Larry Lynch", "victim", "killed"),
+        ),
+        (
+            "Deputies found his stepfather , 60-year - old James Willcoxson , dead .",
+            ("James Willcoxson", "victim", "killed"),
+        ),
+        (  # a name the parser labels an organisation, patient of the event
+            "Daneka Lotts , 24 , was shot and killed while driving a car .",
+            ("Daneka Lotts", "victim", "killed"),
+        ),
+        (  # "X of PLACE" labelled an organisation, cut before "of"
+            "A boy was killed Wednesday . Family members identified the boy as Colby Fouch of West Point .",
+            ("Colby Fouch", "victim", "unharmed"),
+        ),
+        ("Police identified the man killed as John Smith , 40 .", ("John Smith", "victim", "killed")),
+        ("The victim who died was identified as John Smith .", ("John Smith", "victim", "killed")),
+        (  # "as" parsed under the event's place, the one identified described by the event
+            "Albuquerque police identified the 15-year - old killed in a Wednesday shooting as Melky Rodriguez .",
+            ("Melky Rodriguez", "victim", "killed"),
+        ),
+        (  # the identifying verb modifying the one identified
+            "The child , identified as Kendall Pinkerton , was taken to a medical center in critical condition .",
+            ("Kendall Pinkerton", "victim", "unharmed"),
+        ),
+        ("The suspect , identified as John Smith , was arrested .", ("John Smith", "suspect", "unharmed")),
+    ],
+)
+def test_named_victims_whose_status_the_sentence_around_them_gives(body, expected):
+    people, _ = read(body)
+    assert expected in [(p.full_name, p.role, p.status) for p in people]

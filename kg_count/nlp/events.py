@@ -13,7 +13,20 @@ from dataclasses import dataclass
 from kg_count.nlp.annotate import AnnotatedDocument
 from kg_count.nlp.lexicon import LexicalEntry, event_lexicon
 
-FATAL_CUES = {"dead", "fatally", "fatal", "kill", "die", "death", "deadly", "murder", "homicide", "slay", "lethal"}
+FATAL_CUES = {
+    "dead",
+    "fatally",
+    "fatal",
+    "kill",
+    "die",
+    "death",
+    "deadly",
+    "murder",
+    "homicide",
+    "slay",
+    "lethal",
+    "succumb",
+}
 WEAPON_WORDS = {
     "shot",
     "round",

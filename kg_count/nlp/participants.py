@@ -112,6 +112,7 @@ PARTICIPATING_ROLES = ("victim", "suspect")  # the roles of people who take part
 NAME_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
 PATIENT_DEPS = ("nsubjpass", "nsubj:pass", "dobj", "obj")
 IDENTIFYING_VERBS = {"identify", "name"}
+DEAD_WORDS = {"deceased", "dead"}  # the dead, as the ones identified: "the deceased were identified as X"
 FACILITY_WORDS = {
     "hospital",
     "center",
@@ -211,7 +212,11 @@ def _event_said_of_subject(verb, events_by_token: dict[int, EventMention]) -> Ev
     "were pronounced dead", "is dead"), "among the dead", or a verb joined to it that has no subject of its own
     ("was taken to a hospital but died")."""
     for child in verb.children:
-        if child.dep_ in ("oprd", "acomp", "xcomp", "attr") or verb.lemma_ == "be":
+        if (
+            child.dep_ in ("oprd", "acomp", "xcomp", "attr")
+            or verb.lemma_ == "be"
+            or (child.dep_ == "ccomp" and child.pos_ == "ADJ")  # "found his stepfather , James Willcoxson , dead"
+        ):
             event = _typed(child, events_by_token)
             if event is not None:
                 return event
@@ -338,11 +343,11 @@ def is_person_mention(doc, ent) -> bool:
 
 
 def unlabelled_patient_names(doc, events_by_token: dict[int, EventMention]) -> list:
-    """Two or three capitalised proper nouns that no entity covers and that are the patient of a typed event
-    ("Jatarius Tolbert was shot and killed", which the small model does not mark as a name), unless the
-    gazetteer knows them as a place."""
+    """Two or three capitalised proper nouns that no entity covers (or only a one-word entity not a person's: "Daneka
+    Lotts" with "Lotts" labelled an organisation) and that are the patient of a typed event ("Jatarius Tolbert was
+    shot and killed", which the small model does not mark as a name), unless the gazetteer knows them as a place."""
 
-    covered = {i for ent in doc.ents for i in range(ent.start, ent.end)}
+    covered = {i for ent in doc.ents if ent.label_ == "PERSON" or len(ent) > 1 for i in range(ent.start, ent.end)}
     spans = []
     for token in doc:
         if token.pos_ != "PROPN" or token.dep_ == "compound" or not token.text[:1].isupper():
@@ -375,22 +380,50 @@ def _names_no_person(doc, name: str, end: int) -> bool:
     return _names_a_facility(name) or names_a_street(doc, end) or (end < len(doc) and doc[end].lower_ in FACILITY_WORDS)
 
 
-def _identified_as(token) -> str | None:
-    """The role of a name that identifies someone ("identified the man as X", "the victims were identified as X and
-    Y"): suspect when the one identified is a suspect, victim when a person or a pronoun; None when the name does not
-    stand in such a phrase."""
+def _identified_one(token):
+    """The word for the one a name identifies ("identified the man as X", "the victims were identified as X and Y":
+    "man", "victims"), or None when the name does not stand in such a phrase."""
     node = token
     while node.dep_ in ("conj", "appos") and node.head is not node:
         node = node.head
-    if node.dep_ != "pobj" or node.head.lower_ != "as" or node.head.head.lemma_ not in IDENTIFYING_VERBS:
+    if node.dep_ != "pobj" or node.head.lower_ != "as":
         return None
-    identified = [c for c in node.head.head.children if c.dep_ in ("dobj", "obj", "nsubjpass", "nsubj:pass")]
-    if not identified:
+    verb = node.head.head
+    for _ in range(4):  # "identified the man killed in a shooting as X", "as" parsed under "shooting"
+        if verb.lemma_ in IDENTIFYING_VERBS or verb.head is verb:
+            break
+        verb = verb.head
+    if verb.lemma_ not in IDENTIFYING_VERBS:
         return None
-    word = identified[0].lemma_.lower()
+    if verb.dep_ == "acl":
+        return verb.head  # "the child , identified as X , was taken to a hospital"
+    return next((c for c in verb.children if c.dep_ in ("dobj", "obj", "nsubjpass", "nsubj:pass")), None)
+
+
+def _identified_as(token) -> str | None:
+    """The role of a name that identifies someone (``_identified_one``): suspect when the one identified is a suspect,
+    victim when a person, a pronoun or the dead ("the deceased were identified as X"); None otherwise."""
+    identified = _identified_one(token)
+    if identified is None:
+        return None
+    word = identified.lemma_.lower()
     if word in SUSPECT_CUES:
         return "suspect"
-    return "victim" if identified[0].pos_ == "PRON" or word in PERSON_NOUNS or word == "victim" else None
+    person = identified.pos_ == "PRON" or word in PERSON_NOUNS or word in ("victim", "old")  # "the 15-year-old"
+    return "victim" if person or word in DEAD_WORDS else None
+
+
+def _identified_event(token, events_by_token: dict[int, EventMention]) -> EventMention | None:
+    """The typed event said of the one a name identifies: the word itself ("the deceased were identified as X") or
+    what describes it ("the slain man", "the man killed Saturday", "the boy who was shot"), or None."""
+    identified = _identified_one(token)
+    if identified is None:
+        return None
+    described = [c for c in identified.children if c.dep_ in ("amod", "acl", "relcl")]
+    for word in (identified, *described):
+        if (event := _typed(word, events_by_token)) is not None:
+            return event
+    return None
 
 
 def _resolve_pronoun_patients(doc, events_by_token: dict[int, EventMention], people: dict, bystanders: set) -> None:
@@ -416,6 +449,56 @@ def _resolve_pronoun_patients(doc, events_by_token: dict[int, EventMention], peo
             person.status = STATUS_OF_TYPE[event.event_type]
 
 
+def _before_of(doc, ent):
+    """A misread entity cut before its "of" ("Colby Fouch of West Point", labelled an organisation, as "Colby
+    Fouch"); the entity itself when it is a PERSON's or holds no "of"."""
+    from spacy.tokens import Span
+
+    if ent.label_ == "PERSON":
+        return ent
+    cut = next((t.i for t in ent[1:] if t.lower_ == "of"), None)
+    return ent if cut is None else Span(doc, ent.start, cut, label=ent.label_)
+
+
+def _surname_mentions(doc, people: dict, taken: set[int]) -> list:
+    """One-word mentions of a named person's last name that no person mention covers: the parser labels a lone
+    surname otherwise often ("Fire officials pronounced Lynch dead", "Lynch" as an organisation)."""
+    return [
+        doc[t.i : t.i + 1]
+        for t in doc
+        if t.i not in taken and t.pos_ == "PROPN" and t.dep_ != "compound" and t.text[:1].isupper()
+        if t.lower_ in people and len(people[t.lower_].full_name.split()) >= 2
+    ]
+
+
+def _read_mention(ent, person: Participant, events_by_token: dict[int, EventMention]) -> bool:
+    """Read a person's role and status from one mention: the patient of a typed event is its victim (or was
+    fired), a name identifying someone takes their role ("the deceased were identified as X": a killed victim),
+    and a sentence with a suspect's or victim's word gives those roles to one not yet known. Return whether the
+    mention names a reporter or official (``is_bystander``)."""
+    event = _patient_event(ent.root, events_by_token)
+    lemmas = {t.lemma_.lower() for t in ent.sent}
+    if event is None and (identified := _identified_as(ent.root)) is not None:
+        event = _identified_event(ent.root, events_by_token) if identified == "victim" else None
+        if event is None:
+            if person.role == "other":
+                person.role = identified
+            return False
+    if event is not None:
+        status = STATUS_OF_TYPE[event.event_type]
+        if person.status != "killed":
+            person.status = status
+        if status != "fired":
+            person.role = "victim"
+    elif is_bystander(ent):
+        return True
+    elif person.role == "other" and lemmas & SUSPECT_CUES and ent.root.head.lemma_ not in SPEECH_VERBS:
+        person.role = "suspect"
+    elif person.role == "other" and "victim" in lemmas and ent.root.head.lemma_ not in SPEECH_VERBS:
+        person.role = "victim"
+    return False
+
+
 def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
     """Group PERSON mentions by last name into participants and read their age, role and status.
 
@@ -424,7 +507,7 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
     events_by_token = {e.start: e for e in events if e.event_type}
     people: dict[str, Participant] = {}
     bystanders: set[str] = set()
-    mentions = [ent for ent in doc.ents if is_person_mention(doc, ent)]
+    mentions = [span for span in (_before_of(doc, ent) for ent in doc.ents) if is_person_mention(doc, span)]
     for ent in sorted(mentions + unlabelled_patient_names(doc, events_by_token), key=lambda span: span.start):
         name = normalised_name(ent.text)
         first, last = _name_parts(name)
@@ -440,23 +523,16 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
             person.full_name, person.first_name = name, first
         person.mentions.append((ent.start, ent.end))
         person.age = person.age or _age_near(doc, ent.start, ent.end)
-        event = _patient_event(ent.root, events_by_token)
-        lemmas = {t.lemma_.lower() for t in ent.sent}
-        if event is not None:
-            status = STATUS_OF_TYPE[event.event_type]
-            if person.status != "killed":
-                person.status = status
-            if status != "fired":
-                person.role = "victim"
-        elif (identified := _identified_as(ent.root)) is not None:
-            if person.role == "other":
-                person.role = identified
-        elif is_bystander(ent):
+        if _read_mention(ent, person, events_by_token):
             bystanders.add(key)
-        elif person.role == "other" and lemmas & SUSPECT_CUES and ent.root.head.lemma_ not in SPEECH_VERBS:
-            person.role = "suspect"
-        elif person.role == "other" and "victim" in lemmas and ent.root.head.lemma_ not in SPEECH_VERBS:
-            person.role = "victim"
+    taken = {i for person in people.values() for start, end in person.mentions for i in range(start, end)}
+    for ent in _surname_mentions(doc, people, taken):
+        person = people[ent.text.lower()]
+        person.mentions.append((ent.start, ent.end))
+        if _read_mention(ent, person, events_by_token):
+            bystanders.add(ent.text.lower())
+    for person in people.values():
+        person.mentions.sort()
     _resolve_pronoun_patients(doc, events_by_token, people, bystanders)
     for key in bystanders:
         if people[key].status == "unharmed":
