@@ -401,9 +401,13 @@ def _identified_one(token):
 
 
 def _identified_as(token) -> str | None:
-    """The role of a name that identifies someone (``_identified_one``): suspect when the one identified is a suspect,
-    victim when a person, a pronoun or the dead ("the deceased were identified as X"); None otherwise."""
-    identified = _identified_one(token)
+    """The role of a name that identifies someone (``_identified_one``, ``_identified_role``), or None."""
+    return _identified_role(_identified_one(token))
+
+
+def _identified_role(identified) -> str | None:
+    """The role the word for the one a name identifies gives the name: suspect when a suspect, victim when a person,
+    a pronoun or the dead ("the deceased were identified as X"); None otherwise or when there is no such word."""
     if identified is None:
         return None
     word = identified.lemma_.lower()
@@ -413,12 +417,10 @@ def _identified_as(token) -> str | None:
     return "victim" if person or word in DEAD_WORDS else None
 
 
-def _identified_event(token, events_by_token: dict[int, EventMention]) -> EventMention | None:
-    """The typed event said of the one a name identifies: the word itself ("the deceased were identified as X") or
-    what describes it ("the slain man", "the man killed Saturday", "the boy who was shot"), or None."""
-    identified = _identified_one(token)
-    if identified is None:
-        return None
+def _identified_event(identified, events_by_token: dict[int, EventMention]) -> EventMention | None:
+    """The typed event said of the one a name identifies (``_identified_one``): the word itself ("the deceased were
+    identified as X") or what describes it ("the slain man", "the man killed Saturday", "the boy who was shot"), or
+    None."""
     described = [c for c in identified.children if c.dep_ in ("amod", "acl", "relcl")]
     for word in (identified, *described):
         if (event := _typed(word, events_by_token)) is not None:
@@ -477,13 +479,15 @@ def _read_mention(ent, person: Participant, events_by_token: dict[int, EventMent
     and a sentence with a suspect's or victim's word gives those roles to one not yet known. Return whether the
     mention names a reporter or official (``is_bystander``)."""
     event = _patient_event(ent.root, events_by_token)
-    lemmas = {t.lemma_.lower() for t in ent.sent}
-    if event is None and (identified := _identified_as(ent.root)) is not None:
-        event = _identified_event(ent.root, events_by_token) if identified == "victim" else None
+    identified = _identified_one(ent.root) if event is None else None
+    role = _identified_role(identified)
+    if role is not None:
+        event = _identified_event(identified, events_by_token) if role == "victim" else None
         if event is None:
             if person.role == "other":
-                person.role = identified
+                person.role = role
             return False
+    lemmas = {t.lemma_.lower() for t in ent.sent}
     if event is not None:
         status = STATUS_OF_TYPE[event.event_type]
         if person.status != "killed":

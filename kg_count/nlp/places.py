@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from kg_count.nlp.bylines import byline_start
 from kg_count.settings import settings
 from kg_count.geography import city_iri, gazetteer, is_county, resolve_state, sole_city, state_iri
 
@@ -406,14 +407,15 @@ def find_place(
     byline: int | None = None,
 ) -> Place | None:
     """Choose the incident's place in an annotated spaCy doc; ``body_start`` is the first body token;
-    ``votes`` (``state_votes``) and ``names`` (``place_names``) are computed when not given; the title's
-    publisher byline, from token ``byline`` (``bylines.byline_start``) to the body, names no place of the incident.
+    ``votes`` (``state_votes``), ``names`` (``place_names``) and ``byline`` (``bylines.byline_start``: the token
+    where the title's publisher byline begins) are computed when not given. The byline names no place of the
+    incident.
 
     Order of preference: a dateline, "City , State" phrases, then place names of the title and text
     (title ones weigh more, towns before counties) with the state the text names.
     """
-    byline = body_start if byline is None else byline
     words = [t.text for t in doc]
+    byline = byline_start(words, body_start) if byline is None else byline
     votes = state_votes(words) if votes is None else votes
     found = dateline(words[body_start : body_start + settings().extraction.dateline_words])
     if found and found.city and found.state:
