@@ -68,10 +68,31 @@ def test_place_candidates_keep_the_dateline_and_later_cities():
     assert "dateline" in cities["Springfield"] and "dateline" not in cities["Peoria"]
     assert {"pair", "loose_after:from"} <= cities["Peoria"]
     assert {"dateline_state", "pair", "most_named", "cities_here:<=2", "rule"} <= states["IL"]
-    assert "city_state:most_populous" in states["MO"]  # the most populous Springfield
+    assert "MO" not in states  # the most populous Springfield: the dateline writes this one with "Ill."
+    assert "city_state:only" in states["IL"]
     assert (places.rule.city, places.rule.state, places.rule.found_by) == ("Springfield", "IL", "dateline")
     assert "in_state" in city_in_state_features("Peoria", "IL")
     assert "not_in_state" in city_in_state_features("Peoria", "ME")
+
+
+def test_a_city_written_with_its_state_implies_no_namesake():
+    doc = annotated(
+        "Police said a man was shot Friday in Madison , Ala. , near a school . | Madison police are investigating .",
+        title="Man shot in Madison",
+    )
+    states = {c.value: c.features for c in place_candidates(doc.doc, body_start(doc), {0}).states}
+    assert "WI" not in states  # the most populous Madison
+    assert {"pair", "city_state:only"} <= states["AL"]
+
+
+def test_a_postal_code_before_a_publishers_word_names_its_state():
+    doc = annotated(
+        "Police said a man was shot Friday in Albany . | Albany police are investigating .",
+        title="Man shot in Albany - WTVM.com - Columbus , GA News Weather & Sports",
+    )
+    states = {c.value: c.features for c in place_candidates(doc.doc, body_start(doc), {0}).states}
+    assert {"pair:byline", "named:byline"} <= states["GA"]  # the publisher's market, Columbus, Georgia
+    assert "city_state:most_populous" in states["NY"]  # Albany, named in the story without its state
 
 
 def test_a_state_carries_how_strongly_the_text_names_a_city_in_it():

@@ -46,6 +46,9 @@ def read(body: str, title: str = ""):
         ("Police said five shots were fired .", 0, 0, 0),
         ("At least 11 people were wounded in shootings across the city . A man was shot in Englewood .", 0, 1, 0),
         ("Three teen boys were wounded in two shootings Monday morning .", 0, 1, 0),
+        ("A 25-year-old man , a 30-year-old woman and a 16-year-old boy were shot Friday .", 0, 3, 0),
+        ("A man , a woman and two children were wounded in the shooting .", 0, 4, 0),
+        ("A man , a father and grandfather , was shot Friday .", 0, 1, 0),
     ],
 )
 def test_stated_counts(body, killed, injured, fired):

@@ -92,14 +92,35 @@ def parse_number(text: str) -> int | None:
 def count_people(head) -> int | None:
     """How many people the noun phrase headed by spaCy token ``head`` refers to; None when it does not say.
 
-    Coordinated phrases add up ("a man and two women" → 3).
+    Coordinated phrases add up ("a man and two women" → 3), and so does a list the parser reads as one person in
+    apposition to the next ("a man , a woman and a boy": "woman" an apposition of "man", "boy" its conjunct → 3).
     """
     own = _own_count(head)
     conjuncts = [c for c in head.children if c.dep_ == "conj" and c.pos_ in ("NOUN", "PROPN", "PRON")]
+    if own == 1 and not conjuncts and head.pos_ == "NOUN":
+        conjuncts = [c for c in head.children if _starts_a_list(c)]
     if not conjuncts:
         return own
     counts = [own] + [count_people(c) for c in conjuncts]
     return sum(c if c is not None else 1 for c in counts)
+
+
+def _starts_a_list(appos) -> bool:
+    """Whether an apposition is the second item of a list of people: a person noun that, like its conjunct, has an
+    indefinite article or a number of its own ("a man , a woman and a boy"), not a restatement ("a man , John
+    Smith", "a student and cancer survivor")."""
+    return (
+        appos.dep_ == "appos"
+        and appos.pos_ == "NOUN"
+        and is_person_noun(appos.lemma_.lower())
+        and _counted_on_its_own(appos)
+        and any(c.dep_ == "conj" and c.pos_ == "NOUN" and _counted_on_its_own(c) for c in appos.children)
+    )
+
+
+def _counted_on_its_own(noun) -> bool:
+    """Whether a noun carries its own indefinite article or number ("a woman", "two boys")."""
+    return any((c.dep_ == "det" and c.lower_ in ("a", "an")) or c.dep_ == "nummod" for c in noun.children)
 
 
 def _own_count(head) -> int | None:

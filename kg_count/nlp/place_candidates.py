@@ -70,14 +70,19 @@ def _where(
     return found
 
 
-def _add_datelines(doc, words: list[str], body_start: int, votes: Counter, cities: dict, states: dict) -> None:
-    """Merge the city and state of the dateline opening the body, and of those opening its first sentences."""
+def _add_datelines(
+    doc, words: list[str], body_start: int, votes: Counter, cities: dict, states: dict
+) -> dict[str, set[str]]:
+    """Merge the city and state of the dateline opening the body, and of those opening its first sentences;
+    return the states those datelines write their cities with (city -> states)."""
     limits = settings().extraction
+    stated: dict[str, set[str]] = {}
     found = dateline(words[body_start : body_start + limits.dateline_words])
     if found and found.city:
         merge(cities, _city_name(found.city), {"dateline", "dateline_state" if found.state else "dateline_bare"})
         if found.state:
             merge(states, found.state, {"dateline_state"})
+            stated.setdefault(_city_name(found.city), set()).add(found.state)
         else:
             resolved = resolve_state(found.city, votes)
             if resolved:
@@ -92,14 +97,19 @@ def _add_datelines(doc, words: list[str], body_start: int, votes: Counter, citie
             resolved = late.state or resolve_state(late.city, votes)
             if resolved:
                 merge(states, resolved, where)
+            if late.state:
+                stated.setdefault(_city_name(late.city), set()).add(late.state)
+    return stated
 
 
-def _add_implied_states(cities: dict, states: dict, named: Counter, loose: Counter) -> None:
+def _add_implied_states(cities: dict, states: dict, named: Counter, loose: Counter, stated: dict) -> None:
     """Merge the states each candidate city may be in (with its population there and how strongly the text
-    names it), and give every state how many candidate cities the gazetteer has in it."""
+    names it), and give every state how many candidate cities the gazetteer has in it. A city the text writes
+    with its state ("Madison , Ala.", a dateline's "JACKSON , Tenn."; ``stated``: city -> those states) implies
+    only those states, not its namesakes'."""
     for city, candidate in cities.items():
         strength = city_strength(candidate.features, named[city] + loose[city])
-        for code, features in city_state_candidates(city):
+        for code, features in city_state_candidates(city, stated.get(city)):
             population = interval_name(
                 gazetteer().population.get((city.lower(), code), 0), POPULATION_BOUNDS, closed="above"
             )
@@ -140,13 +150,15 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         top = max(votes.values())
         for code, number in votes.items():
             merge(states, code, mention_count_features("named", number) | ({"most_named"} if number == top else set()))
-    _add_datelines(doc, words, body_start, votes, cities, states)
+    stated = _add_datelines(doc, words, body_start, votes, cities, states)
     pairs = city_state_mentions(words)
     pair_counts = Counter((city, state) for city, state, _ in pairs)
     for city, state, index in pairs:
         where = _where("pair", index, body_start, byline, sentence)
         merge(cities, _city_name(city), {"pair"} | where)
         merge(states, state, {"pair"} | where)
+        if not byline <= index < body_start:
+            stated.setdefault(_city_name(city), set()).add(state)
     for (city, state), number in pair_counts.items():
         merge(cities, _city_name(city), mention_count_features("pair", number))
     named = Counter()
@@ -166,7 +178,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         merge(cities, city, features | _where("loose", start, body_start, byline, sentence, event_sentences))
     for city, number in loose.items():
         merge(cities, city, mention_count_features("loose", number))
-    _add_implied_states(cities, states, named, loose)
+    _add_implied_states(cities, states, named, loose, stated)
     if rule is not None:
         if rule.state:
             merge(states, rule.state, {"rule"})
@@ -242,10 +254,13 @@ def city_strength(features: set[str], mentions: int) -> set[str]:
     return strength
 
 
-def city_state_candidates(city: str) -> list[tuple[str, set[str]]]:
+def city_state_candidates(city: str, stated: set[str] | None = None) -> list[tuple[str, set[str]]]:
     """The states a city name may be in, with features: the only one, or the most populous one, or one of
-    few; nothing for names of more than three states but the most populous."""
+    few; nothing for names of more than three states but the most populous. With ``stated`` (the states the
+    text writes the city with), only those of them the gazetteer has it in, each the only one."""
     g = gazetteer()
+    if stated:
+        return [(code, {"city_state:only"}) for code in sorted(stated & g.states_of(city))]
     states = sorted(g.states_of(city))
     if not states:
         return []
