@@ -8,6 +8,7 @@ from typing import Sequence
 
 from kg_count.nlp.events import EventMention
 from kg_count.nlp.numbers import MULTIPLIERS, RELATIVE_PRONOUNS, count_people, is_person_noun, parse_number
+from kg_count.nlp.headline_counts import headline_counts
 from kg_count.nlp.places import COMPASS_WORDS, STREET_WORDS, known_place, names_a_street
 from kg_count.settings import settings
 
@@ -673,15 +674,19 @@ def _totals(sentence: str) -> bool:
     return bool(STATISTICS_CUES.search(lowered) or ROUND_UP_CUES.search(lowered))
 
 
-def count_statements(doc, events: Sequence[EventMention]) -> list[CountStatement]:
+def count_statements(doc, events: Sequence[EventMention], title_end: int = 0) -> list[CountStatement]:
     """Every count statement of the typed event mentions of a spaCy doc, one per status and patient
-    (one with value None when an event states no number)."""
-    statements = []
+    (one with value None when an event states no number), and those the title (``doc[:title_end]``) states in a
+    list or a fatal share (``headline_counts``)."""
+    statements = _headline_statements(doc, title_end)
+    read_whole = {count.index for count in headline_counts(doc, title_end)} if title_end else set()
     for event in events:
         status = STATUS_OF_TYPE.get(event.event_type or "")
         if status is None:
             continue
         token = doc[event.start]
+        if token.i in read_whole:
+            continue  # the headline's list or fatal share, read whole above
         statuses = [status]
         if status == "injured" and (
             token.lemma_.lower() in INJURY_LEMMAS and token.pos_ != "NOUN" or _harm_holder(token) is not None
@@ -704,6 +709,20 @@ def count_statements(doc, events: Sequence[EventMention]) -> list[CountStatement
                 statements.append(CountStatement(name, value, event.sentence, token.lemma_.lower(), statistics))
     if any(event.lemma in SHOOTING_LEMMAS and event.event_type in ("killing", "injuring") for event in events):
         statements.extend(_condition_statements(doc))
+    return statements
+
+
+def _headline_statements(doc, title_end: int) -> list[CountStatement]:
+    """``headline_counts`` of the title as count statements, explicit injuries also as INJURED_EXPLICITLY."""
+    if not title_end:
+        return []
+    sentence_of = {token.i: n for n, sent in enumerate(doc.sents) for token in sent if token.i < title_end}
+    statements = []
+    for count in headline_counts(doc, title_end):
+        statistics = _totals(doc[count.index].sent.text)
+        names = [count.status] + ([INJURED_EXPLICITLY] if count.explicit else [])
+        for name in names:
+            statements.append(CountStatement(name, count.value, sentence_of[count.index], count.lemma, statistics))
     return statements
 
 
@@ -740,11 +759,16 @@ def _condition_statements(doc) -> list[CountStatement]:
 
 
 def stated_counts(
-    doc, events: Sequence[EventMention], participants: Sequence[Participant], lead_sentences: int = 6
+    doc,
+    events: Sequence[EventMention],
+    participants: Sequence[Participant],
+    lead_sentences: int = 6,
+    title_end: int = 0,
 ) -> Counts:
     """Killed, injured and fired counts: the largest number stated for each, at least the named people with
     that status, and one when a typed event is mentioned but no number is stated. Never a sum of statements.
 
+    ``title_end`` (the first body token) lets the title's lists and fatal shares count (``count_statements``).
     Statements in the title and the lead (the first ``lead_sentences`` sentences) speak of the reported
     incident; later ones count only when the lead states none. Sentences of statistics ("since January",
     "this year") never count.
@@ -752,7 +776,7 @@ def stated_counts(
     best = {"killed": None, "injured": None, "fired": None, INJURED_EXPLICITLY: None}
     later = dict(best)
     seen_type = {status: False for status in best}
-    for statement in count_statements(doc, events):
+    for statement in count_statements(doc, events, title_end):
         seen_type[statement.status] = True
         target = best if statement.sentence < lead_sentences else later
         value = statement.value

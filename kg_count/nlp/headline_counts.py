@@ -1,0 +1,100 @@
+"""Counts a headline states in forms its parse misses: a list of counted people before one harm word ("3 women , 1
+man shot", "Man , 2 women wounded", "1 child , 4 adults shot") and a share of the shot who died ("4 shot , 2
+fatally", "2 shot , 1 dead"). Headlines drop the verbs and articles the parser leans on, so these are read from the
+words, each list item a number (or "a") and a word for a person, or a word for one person alone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kg_count.nlp.numbers import is_person_noun, parse_number
+from kg_count.settings import settings
+
+HARM_STATUS = {
+    "shot": "injured",
+    "wounded": "injured",
+    "injured": "injured",
+    "hurt": "injured",
+    "killed": "killed",
+    "dead": "killed",
+    "slain": "killed",
+}
+EXPLICIT_HARMS = {"wounded", "injured", "hurt"}  # "shot" in a story of a killing is mostly said of the dead
+FATAL_SHARE_WORDS = {"fatally", "dead", "killed", "died"}
+LIST_SEPARATORS = {",", "and", "&"}
+IRREGULAR_PLURALS = {"men": "man", "women": "woman", "children": "child"}  # WordNet's first sense of "men" is a group
+
+
+def _number(token) -> int | None:
+    """The number a token writes ("3", "four", "a"), below ``[extraction] max_people``; None otherwise."""
+    value = 1 if token.lower_ in ("a", "an") else parse_number(token.text)
+    return value if value is not None and value < settings().extraction.max_people else None
+
+
+def _item_before(tokens, end: int) -> tuple[int, int] | None:
+    """The list item ending at ``tokens[end]``: (its count, its first index): a word for people after a number
+    ("2 women", "a man") or a word for one person alone ("Man", "Teen"); None when there is none."""
+    if end < 0 or not tokens[end].text[:1].isalpha():
+        return None
+    noun = tokens[end]
+    lemma = IRREGULAR_PLURALS.get(noun.lower_, noun.lemma_.lower())  # a title's "Men" keeps the lemma "men"
+    if not is_person_noun(lemma):
+        return None
+    if end >= 1 and (value := _number(tokens[end - 1])) is not None:
+        return value, end - 1
+    return (1, end) if noun.lower_ == lemma else None  # "Man", not "Men"
+
+
+def _listed_count(tokens, harm: int) -> int | None:
+    """The sum of a list of two or more counted people that ends right before ``tokens[harm]``; None otherwise."""
+    counts, end = [], harm - 1
+    while (item := _item_before(tokens, end)) is not None:
+        counts.append(item[0])
+        start = item[1]
+        if start < 1 or tokens[start - 1].lower_ not in LIST_SEPARATORS:
+            break
+        end = start - 2
+    return sum(counts) if len(counts) >= 2 else None
+
+
+def _fatal_share(tokens, harm: int) -> tuple[int, int] | None:
+    """(shot, died) for "N shot , M fatally" or "N shot , M dead" at ``tokens[harm]`` ("shot"), with M below N."""
+    if harm < 1 or harm + 3 >= len(tokens) or tokens[harm].lower_ != "shot" or tokens[harm + 1].text != ",":
+        return None
+    shot, died = _number(tokens[harm - 1]), _number(tokens[harm + 2])
+    if shot is None or died is None or tokens[harm + 3].lower_ not in FATAL_SHARE_WORDS or not 0 < died < shot:
+        return None
+    return shot, died
+
+
+@dataclass(frozen=True)
+class HeadlineCount:
+    """A count a headline states: the status ("killed" or "injured"), the number, the harm word's token index and
+    lemma, and whether a wounding word states the injury (``EXPLICIT_HARMS``, or the living share of the shot)."""
+
+    status: str
+    value: int
+    index: int
+    lemma: str
+    explicit: bool
+
+
+def headline_counts(doc, title_end: int) -> list[HeadlineCount]:
+    """The counts the title (``doc[:title_end]``) states in a list or a fatal share."""
+    tokens = doc[:title_end]
+    found = []
+    for token in tokens:
+        status = HARM_STATUS.get(token.lower_)
+        if status is None:
+            continue
+        lemma = token.lemma_.lower()
+        share = _fatal_share(tokens, token.i)
+        if share is not None:
+            shot, died = share
+            found.append(HeadlineCount("killed", died, token.i, lemma, False))
+            found.append(HeadlineCount("injured", shot - died, token.i, lemma, True))
+            continue
+        listed = _listed_count(tokens, token.i)
+        if listed is not None:
+            found.append(HeadlineCount(status, listed, token.i, lemma, token.lower_ in EXPLICIT_HARMS))
+    return found

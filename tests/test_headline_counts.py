@@ -1,0 +1,45 @@
+"""Counts a headline states in a list of counted people or a share of the shot who died."""
+
+import pytest
+
+from kg_count.nlp.events import find_event_mentions
+from kg_count.nlp.headline_counts import headline_counts
+from kg_count.nlp.participants import find_participants, stated_counts
+from tests.helpers import annotated
+
+
+def title_end(doc) -> int:
+    return sum(1 for p in doc.positions if doc.document.tokens[p].part == "TITLE")
+
+
+@pytest.mark.parametrize(
+    "title, killed, injured",
+    [
+        ("UPDATE : 3 women , 1 man shot on Fairfield Road", 0, 4),
+        ("1 child , 4 adults shot in Boynton Beach", 0, 5),
+        ("2 Girls , 2 Men Shot At Birthday Party In Compton", 0, 4),
+        ("Man , 2 women shot in Chicago", 0, 3),
+        ("Teen , 2 men wounded in shooting", 0, 3),
+        ("2 shot , 1 dead , in Russell neighborhood", 1, 1),
+        ("4 shot , 2 fatally , in gas station shooting", 2, 2),
+    ],
+)
+def test_a_headlines_list_or_fatal_share_counts_whole(title, killed, injured):
+    doc = annotated("Police said the shooting happened Saturday night .", title=title)
+    events = find_event_mentions(doc)
+    counts = stated_counts(doc.doc, events, find_participants(doc.doc, events), title_end=title_end(doc))
+    assert (counts.killed, counts.injured) == (killed, injured)
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Man shot in Chicago",  # one item is no list
+        "Police , fire crews respond to shooting",  # no word for a person counted
+        "2 shot , 3 dead in separate incidents",  # more dead than shot is no share of them
+        "Men shot at party",  # a plural without a number says no count
+    ],
+)
+def test_no_headline_count_without_a_list_or_a_share(title):
+    doc = annotated("Police said the shooting happened Saturday night .", title=title)
+    assert headline_counts(doc.doc, title_end(doc)) == []
