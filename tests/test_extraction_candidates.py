@@ -85,16 +85,6 @@ def test_a_city_written_with_its_state_implies_no_namesake():
     assert {"pair", "city_state:only"} <= states["AL"]
 
 
-def test_a_postal_code_before_a_publishers_word_names_its_state():
-    doc = annotated(
-        "Police said a man was shot Friday in Albany . | Albany police are investigating .",
-        title="Man shot in Albany - WTVM.com - Columbus , GA News Weather & Sports",
-    )
-    states = {c.value: c.features for c in place_candidates(doc.doc, body_start(doc), {0}).states}
-    assert {"pair:byline", "named:byline"} <= states["GA"]  # the publisher's market, Columbus, Georgia
-    assert "city_state:most_populous" in states["NY"]  # Albany, named in the story without its state
-
-
 def test_a_state_carries_how_strongly_the_text_names_a_city_in_it():
     doc = annotated(
         "Two people were killed in a shooting in Vallejo on Sunday . | Vallejo police said the men were shot . | "

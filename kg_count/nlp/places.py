@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kg_count.nlp.bylines import PUBLISHER_WORDS, byline_start
+from kg_count.nlp.bylines import byline_start
 from kg_count.settings import settings
 from kg_count.geography import city_iri, gazetteer, is_county, resolve_state, sole_city, state_iri
 
@@ -49,8 +49,7 @@ def _place_first_words() -> frozenset[str]:
 
 
 def _state_at(words: list[str], i: int) -> tuple[str | None, int]:
-    """A state written at words[i:] (one to three words); returns (postal code, words used). A postal code in
-    capitals counts only before punctuation, a dateline's end or a publisher's word ("Columbus , GA News")."""
+    """A state written at words[i:] (one to three words); returns (postal code, words used)."""
     g = gazetteer()
     if i >= len(words) or words[i].lower() not in _state_first_words():
         return None, 0
@@ -62,7 +61,7 @@ def _state_at(words: list[str], i: int) -> tuple[str | None, int]:
                 or not words[i].isupper()
                 or len(words[i]) != 2
                 or i + 1 >= len(words)
-                or words[i + 1] in DATELINE_END | {",", ".", ")", "(", "—"} | PUBLISHER_WORDS
+                or words[i + 1] in DATELINE_END | {",", ".", ")", "(", "—"}
             ):
                 return code, length
     return None, 0
