@@ -85,6 +85,16 @@ def test_a_city_written_with_its_state_implies_no_namesake():
     assert {"pair", "city_state:only"} <= states["AL"]
 
 
+def test_a_dash_glued_to_a_datelines_state_is_left_off():
+    doc = annotated(
+        "by Victoria Taylor JACKSON , Tenn.– Jackson police are investigating a shooting .",
+        title="Jackson police investigate shooting",
+    )
+    places = place_candidates(doc.doc, body_start(doc), {0})
+    assert (places.rule.city, places.rule.state) == ("Jackson", "TN")
+    assert "MS" not in {c.value for c in places.states}  # the most populous Jackson
+
+
 def test_a_state_carries_how_strongly_the_text_names_a_city_in_it():
     doc = annotated(
         "Two people were killed in a shooting in Vallejo on Sunday . | Vallejo police said the men were shot . | "

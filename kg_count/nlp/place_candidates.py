@@ -22,6 +22,7 @@ from kg_count.nlp.places import (
     is_common_word,
     known_place,
     place_names,
+    place_words,
     state_mentions,
 )
 from kg_count.settings import settings
@@ -133,7 +134,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     Datelines are looked for at the start of the body and of each of its first ``[extraction] dateline_sentences``
     sentences. A state's features say how many of the candidate cities the gazetteer has in it; a city's whether
     it is named in a sentence of ``event_sentences`` (those that mention a typed event)."""
-    words = [t.text for t in doc]
+    words = place_words(doc)
     sentence = _sentence_numbers(doc)
     byline = byline_start(words, body_start)
     states: dict = {}

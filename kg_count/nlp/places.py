@@ -399,6 +399,13 @@ def mentioned_places(doc) -> list[str]:
     return list(names)
 
 
+def place_words(doc) -> list[str]:
+    """The texts of a spaCy doc's tokens as the place readers take them: a dash glued to a word ("Tenn.–",
+    "Ark.--", a tokenizer's miss in "JACKSON , Tenn.– Police ...") left off, so the word reads as a state or a
+    place."""
+    return [t.text.rstrip("-–—") or t.text for t in doc]
+
+
 def find_place(
     doc,
     body_start: int,
@@ -414,7 +421,7 @@ def find_place(
     Order of preference: a dateline, "City , State" phrases, then place names of the title and text
     (title ones weigh more, towns before counties) with the state the text names.
     """
-    words = [t.text for t in doc]
+    words = place_words(doc)
     byline = byline_start(words, body_start) if byline is None else byline
     votes = state_votes(words) if votes is None else votes
     found = dateline(words[body_start : body_start + settings().extraction.dateline_words])
