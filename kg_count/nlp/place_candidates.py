@@ -103,6 +103,22 @@ def _add_datelines(
     return stated
 
 
+def _add_pairs(
+    words: list[str], body_start: int, byline: int, sentence: list[int], cities: dict, states: dict, stated: dict
+) -> None:
+    """Merge the city and state of every "City , State" phrase, and add the states those outside the byline write
+    their cities with to ``stated`` (city -> states)."""
+    pairs = city_state_mentions(words)
+    for city, state, index in pairs:
+        where = _where("pair", index, body_start, byline, sentence)
+        merge(cities, _city_name(city), {"pair"} | where)
+        merge(states, state, {"pair"} | where)
+        if not byline <= index < body_start:
+            stated.setdefault(_city_name(city), set()).add(state)
+    for (city, state), number in Counter((city, state) for city, state, _ in pairs).items():
+        merge(cities, _city_name(city), mention_count_features("pair", number))
+
+
 def _add_implied_states(cities: dict, states: dict, named: Counter, loose: Counter, stated: dict) -> None:
     """Merge the states each candidate city may be in (with its population there and how strongly the text
     names it), and give every state how many candidate cities the gazetteer has in it. A city the text writes
@@ -152,16 +168,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         for code, number in votes.items():
             merge(states, code, mention_count_features("named", number) | ({"most_named"} if number == top else set()))
     stated = _add_datelines(doc, words, body_start, votes, cities, states)
-    pairs = city_state_mentions(words)
-    pair_counts = Counter((city, state) for city, state, _ in pairs)
-    for city, state, index in pairs:
-        where = _where("pair", index, body_start, byline, sentence)
-        merge(cities, _city_name(city), {"pair"} | where)
-        merge(states, state, {"pair"} | where)
-        if not byline <= index < body_start:
-            stated.setdefault(_city_name(city), set()).add(state)
-    for (city, state), number in pair_counts.items():
-        merge(cities, _city_name(city), mention_count_features("pair", number))
+    _add_pairs(words, body_start, byline, sentence, cities, states, stated)
     named = Counter()
     for name, start in names:
         city = _city_name(name)
