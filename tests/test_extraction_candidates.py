@@ -95,6 +95,16 @@ def test_a_dash_glued_to_a_datelines_state_is_left_off():
     assert "MS" not in {c.value for c in places.states}  # the most populous Jackson
 
 
+def test_a_datelines_state_stands_when_the_gazetteer_does_not_know_its_town_there():
+    doc = annotated(
+        "HOWLAND , Ohio ( WKBN ) – Police have named four victims of Saturday 's shooting at a Howland home .",
+        title="4 victims named in Howland shooting",
+    )
+    states = {c.value: c.features for c in place_candidates(doc.doc, body_start(doc), {0}).states}
+    assert "dateline_state" in states["OH"]
+    assert not any(f.startswith("city_state:") for f in states.get("ME", set()))  # Howland, Maine: a namesake
+
+
 def test_a_state_carries_how_strongly_the_text_names_a_city_in_it():
     doc = annotated(
         "Two people were killed in a shooting in Vallejo on Sunday . | Vallejo police said the men were shot . | "

@@ -24,6 +24,7 @@ from kg_count.nlp.places import (
     place_names,
     place_words,
     state_mentions,
+    unknown_town_dateline,
 )
 from kg_count.settings import settings
 
@@ -88,6 +89,10 @@ def _add_datelines(
             resolved = resolve_state(found.city, votes)
             if resolved:
                 merge(states, resolved, {"dateline_city_state"})
+    elif (unknown := unknown_town_dateline(words[body_start : body_start + limits.dateline_words])) is not None:
+        town, state = unknown  # "HOWLAND , Ohio ( WKBN ) –": the state stands, the town's namesakes do not
+        merge(states, state, {"dateline_state"})
+        stated.setdefault(town, set()).add(state)
     for n, start in enumerate(s.start for s in doc[body_start:].sents if body_start < len(doc)):
         if n >= limits.dateline_sentences:
             break

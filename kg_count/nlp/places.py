@@ -129,6 +129,27 @@ def dateline(words: list[str]) -> Place | None:
     return None
 
 
+def unknown_town_dateline(words: list[str]) -> tuple[str, str] | None:
+    """A dateline whose town the gazetteer does not know in the state it names ("HOWLAND , Ohio ( WKBN ) –",
+    "HARRISON TOWNSHIP , Ohio —"): (the town in title case, the state's postal code), else None. The run before the
+    comma is in capitals and the state is followed by a dateline's end."""
+    for comma, word in enumerate(words):
+        if word != "," or comma == 0:
+            continue
+        state, used = _state_at(words, comma + 1)
+        after = comma + 1 + used
+        if state is None or after >= len(words) or words[after] not in DATELINE_END:
+            continue
+        run = []
+        for w in reversed(words[max(0, comma - 4) : comma]):
+            if not _is_caps(w):
+                break
+            run.insert(0, w)
+        if run and not _city_before(words, comma, state):
+            return " ".join(run).title(), state
+    return None
+
+
 def city_state_mentions(words: list[str]) -> list[tuple[str, str, int]]:
     """Every "City , State" phrase of the text whose city is a place in that state: (city, state, comma index)."""
     found = []
