@@ -8,7 +8,7 @@ from typing import Sequence
 
 from kg_count.nlp.events import EventMention
 from kg_count.nlp.numbers import MULTIPLIERS, RELATIVE_PRONOUNS, count_people, is_person_noun, parse_number
-from kg_count.nlp.headline_counts import headline_counts
+from kg_count.nlp.headline_counts import HeadlineCount, headline_counts
 from kg_count.nlp.places import COMPASS_WORDS, STREET_WORDS, known_place, names_a_street
 from kg_count.settings import settings
 
@@ -678,8 +678,9 @@ def count_statements(doc, events: Sequence[EventMention], title_end: int = 0) ->
     """Every count statement of the typed event mentions of a spaCy doc, one per status and patient
     (one with value None when an event states no number), and those the title (``doc[:title_end]``) states in a
     list or a fatal share (``headline_counts``)."""
-    statements = _headline_statements(doc, title_end)
-    read_whole = {count.index for count in headline_counts(doc, title_end)} if title_end else set()
+    headline = headline_counts(doc, title_end) if title_end else []
+    statements = _headline_statements(doc, headline)
+    read_whole = {count.index for count in headline}
     for event in events:
         status = STATUS_OF_TYPE.get(event.event_type or "")
         if status is None:
@@ -712,17 +713,19 @@ def count_statements(doc, events: Sequence[EventMention], title_end: int = 0) ->
     return statements
 
 
-def _headline_statements(doc, title_end: int) -> list[CountStatement]:
-    """``headline_counts`` of the title as count statements, explicit injuries also as INJURED_EXPLICITLY."""
-    if not title_end:
+def _headline_statements(doc, headline: Sequence[HeadlineCount]) -> list[CountStatement]:
+    """The title's ``headline_counts`` as count statements, explicit injuries also as INJURED_EXPLICITLY."""
+    if not headline:
         return []
-    sentence_of = {token.i: n for n, sent in enumerate(doc.sents) for token in sent if token.i < title_end}
+    sentence_index = {sent.start: n for n, sent in enumerate(doc.sents)}
     statements = []
-    for count in headline_counts(doc, title_end):
-        statistics = _totals(doc[count.index].sent.text)
+    for count in headline:
+        sentence = doc[count.index].sent
         names = [count.status] + ([INJURED_EXPLICITLY] if count.explicit else [])
         for name in names:
-            statements.append(CountStatement(name, count.value, sentence_of[count.index], count.lemma, statistics))
+            statements.append(
+                CountStatement(name, count.value, sentence_index[sentence.start], count.lemma, _totals(sentence.text))
+            )
     return statements
 
 
@@ -764,11 +767,13 @@ def stated_counts(
     participants: Sequence[Participant],
     lead_sentences: int = 6,
     title_end: int = 0,
+    statements: Sequence[CountStatement] | None = None,
 ) -> Counts:
     """Killed, injured and fired counts: the largest number stated for each, at least the named people with
     that status, and one when a typed event is mentioned but no number is stated. Never a sum of statements.
 
-    ``title_end`` (the first body token) lets the title's lists and fatal shares count (``count_statements``).
+    ``title_end`` (the first body token) lets the title's lists and fatal shares count (``count_statements``);
+    ``statements``, the document's ``count_statements`` when the caller has them, are read instead of found again.
     Statements in the title and the lead (the first ``lead_sentences`` sentences) speak of the reported
     incident; later ones count only when the lead states none. Sentences of statistics ("since January",
     "this year") never count.
@@ -776,7 +781,7 @@ def stated_counts(
     best = {"killed": None, "injured": None, "fired": None, INJURED_EXPLICITLY: None}
     later = dict(best)
     seen_type = {status: False for status in best}
-    for statement in count_statements(doc, events, title_end):
+    for statement in count_statements(doc, events, title_end) if statements is None else statements:
         seen_type[statement.status] = True
         target = best if statement.sentence < lead_sentences else later
         value = statement.value

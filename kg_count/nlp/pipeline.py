@@ -68,8 +68,8 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
     rule_date = incident_date(times, typed_sentences, document.dct)
     body_start = sum(1 for p in annotated.positions if document.tokens[p].part == "TITLE")
     people = find_participants(doc, events)
-    counts = stated_counts(doc, events, people, title_end=body_start)
     statements = count_statements(doc, events, body_start)
+    counts = stated_counts(doc, events, people, statements=statements)
     named = {status: sum(1 for p in people if p.status == status) for status in ("killed", "injured")}
     words = harm_words(doc, body_start)
     title_sentences = sum(1 for sentence in doc.sents if sentence.start < body_start)
