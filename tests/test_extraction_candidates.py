@@ -105,6 +105,39 @@ def test_a_datelines_state_stands_when_the_gazetteer_does_not_know_its_town_ther
     assert not any(f.startswith("city_state:") for f in states.get("ME", set()))  # Howland, Maine: a namesake
 
 
+def _features(body: str, title: str) -> tuple[dict, dict]:
+    """The state and city candidates' features (value -> features) of a document, its first sentence an event's."""
+    doc = annotated(body, title=title)
+    places = place_candidates(doc.doc, body_start(doc), {0})
+    return {c.value: c.features for c in places.states}, {c.value: c.features for c in places.cities}
+
+
+def test_a_town_in_a_county_the_text_names_marks_that_state():
+    states, cities = _features(
+        "DEER LODGE ( WATE ) – A 15-year-old was killed in Deer Lodge after accidentally shooting himself . | "
+        "Morgan County Sheriff Glen Freytag said the boy was killed Tuesday night .",
+        "Morgan County teen shot , killed",
+    )
+    assert "county_holds_city" in states["TN"]  # Deer Lodge, Tennessee lies in Morgan County
+    assert "county_holds_city" not in states.get("MT", set())  # Deer Lodge, Montana does not
+    assert "in_named_county" in cities["Deer Lodge"]
+
+
+def test_a_town_named_like_its_county_is_no_evidence_of_it():
+    states, _ = _features("A man was shot in Perry on Sunday , the Perry County Sheriff 's Office said .", "Man shot")
+    assert not any("county_holds_city" in features for features in states.values())
+
+
+def test_two_named_towns_near_each_other_mark_their_state():
+    states, cities = _features(
+        "A man was shot and killed in Youngstown on Friday night . | He lived in Warren , police said .",
+        "Man killed in shooting",
+    )
+    assert "near_named_place" in states["OH"]  # Warren and Youngstown, Ohio lie some 20 km apart
+    assert "near_named_place" not in states.get("MI", set())  # Warren, Michigan has no Youngstown beside it
+    assert {"Warren", "Youngstown"} <= {name for name, features in cities.items() if "near_named_place" in features}
+
+
 def test_a_state_carries_how_strongly_the_text_names_a_city_in_it():
     doc = annotated(
         "Two people were killed in a shooting in Vallejo on Sunday . | Vallejo police said the men were shot . | "

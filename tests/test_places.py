@@ -145,6 +145,14 @@ def test_a_compass_named_district_is_in_its_city():
     assert place is not None and (place.city, place.state) == ("Baltimore", "MD")
 
 
+def test_a_compass_word_that_begins_a_citys_name_stays_in_it():
+    # "Bend" is a town of Oregon and "Charleston" a city of South Carolina; these are other cities
+    names = [name for name, _ in place_names(annotated("A man was shot in South Bend on Monday .").doc)]
+    assert names == ["South Bend"]
+    names = [name for name, _ in place_names(annotated("Two men were shot in North Charleston .").doc)]
+    assert names == ["North Charleston"]
+
+
 def test_a_word_after_saint_is_no_place_alone():
     # "Paul" before "Shooting" is a town in Idaho; "St. Paul" is the city in Minnesota
     doc = annotated("One of the victims was taken to Regions Hospital .", title="Teen Killed in St. Paul Shooting")
@@ -181,6 +189,19 @@ def test_a_city_name_that_names_a_street_is_no_place():
     doc = annotated("A man was shot on Baltimore Avenue in Philadelphia on Friday .").doc
     assert [name for name, _ in place_names(doc)] == ["Philadelphia"]
     assert [name for name, _ in place_names(annotated("A man was shot in Baltimore on Friday .").doc)] == ["Baltimore"]
+
+
+def test_a_streets_name_is_no_loose_place_mention():
+    from kg_count.nlp.place_candidates import loose_place_mentions
+
+    # "Spring" (Texas) and "Martin Luther King" are streets' names here; Trenton is the town
+    doc = annotated(
+        "Two men were shot on Spring Street in Trenton and one on Martin Luther King Drive .",
+        title="Trenton Man Shot On Spring Street",
+    ).doc
+    names = [name for name, _, _ in loose_place_mentions(doc)]
+    assert "Spring" not in names and "Trenton" in names
+    assert not any("Martin" in name or "King" in name for name in names)
 
 
 def test_the_district_of_columbia_is_the_city_of_washington():

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from kg_count.learning.bins import interval_name
 from kg_count.nlp.bylines import byline_start
-from kg_count.geography import gazetteer, is_county, resolve_state
+from kg_count.geography import flat_km, gazetteer, is_county, resolve_state
 from kg_count.nlp.candidate_features import ValueCandidate, mention_count_features, merge
 from kg_count.nlp.places import (
     AGENCY_WORDS,
@@ -20,6 +20,7 @@ from kg_count.nlp.places import (
     find_place,
     in_common_use,
     is_common_word,
+    is_street_word,
     known_place,
     place_names,
     place_words,
@@ -32,6 +33,8 @@ SENTENCE_BOUNDS = (0, 1, 2, 4, 8)
 ABBREVIATIONS = {"Twp": "Township", "Twp.": "Township", "Ft.": "Fort", "Mt.": "Mount"}
 CITY_SOURCES = {"dateline", "pair", "place", "loose", "rule"}
 POPULATION_BOUNDS = (0, 10000, 100000)
+COLOCATED_SOURCES = {"dateline", "sentence_dateline", "pair", "place"}
+NEAR_KM = 40.0  # two named places of one state this close lie in one metro area or county
 
 
 @dataclass
@@ -148,6 +151,42 @@ def _add_implied_states(cities: dict, states: dict, named: Counter, loose: Count
         candidate.features.add(f"cities_here:{interval_name(agreeing[code], (0, 1, 2, 3), closed='above')}")
 
 
+def _add_colocated_places(cities: dict, states: dict, stated: dict) -> None:
+    """Mark the states where the text's places fit together, and the cities that fit: a candidate town lying in a
+    county the text names ("Deer Lodge" and "Morgan County": Tennessee; not Perry in Perry County) gives its state
+    ``county_holds_city`` and itself ``in_named_county``; two candidate towns of one state within ``NEAR_KM`` of
+    each other ("Waverly" and "Allison": Iowa) give that state and both towns ``near_named_place``. Only towns a
+    dateline, a "City , State" phrase or the entity recogniser names count (``COLOCATED_SOURCES``), not capitalised
+    words the gazetteer happens to know; a town the text writes with its state (``stated``: city -> states) is
+    looked for in those states only."""
+    g = gazetteer()
+    counties = {city.lower() for city in cities if is_county(city)}
+    towns_in: dict[str, dict[str, str]] = {}
+    for town, candidate in cities.items():
+        if is_county(town) or not candidate.features & COLOCATED_SOURCES:
+            continue
+        own_counties = {f"{town.lower()} {kind}" for kind in ("county", "parish")}
+        for code in stated.get(town, set()) & g.states_of(town) or g.states_of(town):
+            towns_in.setdefault(code, {}).setdefault(_spelled_out(town), town)
+            if (counties - own_counties) & g.counties.get((town.lower(), code), set()):
+                merge(states, code, {"county_holds_city"})
+                candidate.features.add("in_named_county")
+    for code, towns in towns_in.items():
+        located = [(town, point) for town in towns.values() if (point := g.coordinates.get((town.lower(), code)))]
+        for i, (town, point) in enumerate(located):
+            for other, there in located[i + 1 :]:
+                if flat_km(point, there) <= NEAR_KM:
+                    merge(states, code, {"near_named_place"})
+                    cities[town].features.add("near_named_place")
+                    cities[other].features.add("near_named_place")
+
+
+def _spelled_out(town: str) -> str:
+    """A town name lower-cased with "St." as "saint": one key for "St. Vincent" and "Saint Vincent"."""
+    lowered = town.lower()
+    return "saint " + lowered.removeprefix("st. ") if lowered.startswith("st. ") else lowered
+
+
 def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset()) -> PlaceCandidates:
     """The candidates of a spaCy doc whose body starts at token ``body_start``, with the place the
     hand-written order of preference chooses (kg_count.nlp.places.find_place) as ``rule``, a feature of
@@ -192,6 +231,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     for city, number in loose.items():
         merge(cities, city, mention_count_features("loose", number))
     _add_implied_states(cities, states, named, loose, stated)
+    _add_colocated_places(cities, states, stated)
     if rule is not None:
         if rule.state:
             merge(states, rule.state, {"rule"})
@@ -205,9 +245,10 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
 
 def loose_place_mentions(doc) -> list[tuple[str, int, set[str]]]:
     """Capitalised runs of one to three words that the gazetteer knows as a place (not a state, not part of
-    a person's name, one-word ones not a common English word), with features of their context."""
+    a person's name or of a street's, one-word ones not a common English word), with features of their context."""
     found = []
     tokens = list(doc)
+    street = street_name_tokens(tokens)
     i = 0
     while i < len(tokens):
         token = tokens[i]
@@ -217,6 +258,8 @@ def loose_place_mentions(doc) -> list[tuple[str, int, set[str]]]:
         for length in (3, 2, 1):
             span = tokens[i : i + length]
             if len(span) < length or not all(t.text[:1].isupper() and t.ent_type_ != "PERSON" for t in span):
+                continue
+            if any(t.i in street for t in span):
                 continue
             name = " ".join(t.text for t in span)
             if not known_place(name) or (length == 1 and is_common_word(name)):
@@ -234,6 +277,19 @@ def loose_place_mentions(doc) -> list[tuple[str, int, set[str]]]:
             i += length - 1
             break
         i += 1
+    return found
+
+
+def street_name_tokens(tokens: list) -> set[int]:
+    """The indices of the up to three capitalised tokens just before each capitalised street word: a street's
+    name ("Spring" of "Spring Street", "Martin Luther King" of "Martin Luther King Drive"), no town's."""
+    found = set()
+    for k, token in enumerate(tokens):
+        if is_street_word(token.text):
+            for j in range(k - 1, max(k - 4, -1), -1):
+                if not tokens[j].text[:1].isupper():
+                    break
+                found.add(tokens[j].i)
     return found
 
 

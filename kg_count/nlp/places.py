@@ -353,19 +353,19 @@ def names_a_street(doc, end: int) -> bool:
 
 
 def place_names(doc) -> list[tuple[str, int]]:
-    """Known place names and where they start: GPE/LOC/FAC entities, the place part of agency names
-    ("Austin Police Department"), and capitalised names after a preposition or before an incident noun
-    (one-word ones only when WordNet does not know them as common words: "Brush fire" is no place). A
-    compass word before a capitalised name is a district of that place ("Southwest Baltimore" is in
-    Baltimore, not Southwest, Pennsylvania), a word after "St." or "Fort" is no place alone ("St. Paul"
-    is not Paul, Idaho), and a name followed by a street word names a street ("on Baltimore Avenue"). A name
-    spaCy takes for a person's is a place before an agency word ("Twin Falls police"), or, of two or three words,
-    before an incident noun ("Broken Arrow teen")."""
+    """Known place names and where they start: GPE/LOC/FAC entities, the place part of agency names ("Austin Police
+    Department"), and capitalised names after a preposition or before an incident noun (one-word ones only when
+    WordNet does not know them as common words: "Brush fire" is no place). A compass word before a capitalised name
+    is a district of that place ("Southwest Baltimore" is in Baltimore, not Southwest, Pennsylvania) unless the
+    whole is a place ("South Bend", "North Charleston"), a word after "St." or "Fort" is no place alone ("St. Paul"
+    is not Paul, Idaho), and a name followed by a street word names a street ("on Baltimore Avenue"). A name spaCy
+    takes for a person's is a place before an agency word ("Twin Falls police"), or, of two or three words, before
+    an incident noun ("Broken Arrow teen")."""
     found = []
     for ent in doc.ents:
         text, start = ent.text, ent.start
         first, *rest = text.split() or [""]
-        if first.lower() in COMPASS_WORDS and rest and known_place(" ".join(rest)):
+        if first.lower() in COMPASS_WORDS and rest and known_place(" ".join(rest)) and not known_place(text):
             text, start = " ".join(rest), start + 1
         if names_a_street(doc, ent.end) or is_street_word((text.split() or [""])[-1]):
             continue  # "on Baltimore Avenue"; "near West Street" (not Street, Maryland)
