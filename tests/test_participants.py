@@ -78,6 +78,23 @@ def test_one_of_a_group_shot_is_a_victim_and_a_name_identified_as_the_victim_is_
     assert [(p.full_name, p.role) for p in people] == [("Marcus Jones", "victim")]
 
 
+def test_names_the_small_model_misses_or_mislabels():
+    # an organisation's label on a shot person's name, no label on an identified one's, a list of names with ages
+    people, _ = read("Upon arrival it was learned that Ronnie Daniels had been shot and was taken to the hospital .")
+    assert [(p.full_name, p.role) for p in people] == [("Ronnie Daniels", "victim")]
+    people, _ = read(
+        "Albuquerque police identified the 15-year - old killed in a Wednesday shooting as Melky Rodriguez ."
+    )
+    assert [(p.full_name, p.role, p.status) for p in people] == [("Melky Rodriguez", "victim", "killed")]
+    people, _ = read(
+        "Heaven Mayo , 24 , Justin King , 24 , Donald Jocelin , 25 and Tobiasz Cudnik , 32 were all transported "
+        "to the hospital with non - life - threatening injuries ."
+    )
+    assert {"Heaven Mayo", "Justin King", "Donald Jocelin", "Tobiasz Cudnik"} <= {p.full_name for p in people}
+    people, _ = read("He was charged with Aggravated Robbery , 2 counts of assault and a weapons charge .")
+    assert people == []  # a charge, not a person, however its words stand
+
+
 def test_named_and_counted_person_is_not_counted_twice():
     _, counts = read("A man was killed Friday . | The victim , John Smith , was killed outside his home .")
     assert counts.killed == 1

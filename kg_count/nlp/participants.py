@@ -6,10 +6,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from kg_count.geography import gazetteer
 from kg_count.nlp.events import EventMention
 from kg_count.nlp.numbers import MULTIPLIERS, RELATIVE_PRONOUNS, count_people, is_person_noun, parse_number
 from kg_count.nlp.headline_counts import HeadlineCount, headline_counts
-from kg_count.nlp.places import COMPASS_WORDS, STREET_WORDS, known_place, names_a_street
+from kg_count.nlp.places import COMPASS_WORDS, STREET_WORDS, is_common_word, known_place, names_a_street
 from kg_count.settings import settings
 
 INJURY_LEMMAS = {"injure", "wound", "hurt", "hospitalize", "injured", "wounded"}
@@ -317,12 +318,13 @@ PERSON_NOUNS = {
 }
 
 
-def is_person_mention(doc, ent) -> bool:
+def is_person_mention(doc, ent, events_by_token: dict[int, EventMention] | None = None) -> bool:
     """Whether an entity names a person: a PERSON entity, or two or three capitalised words the small
     model labelled otherwise ("17-year-old Dontay Jordan" as a facility, "Mowayne McKay , 33 ," as a
     place, "a Tullahoma boy , Jakob Weeks ," as an organisation) that an age sits right beside, that
-    stands in apposition to a word for a person or that identifies someone ("the victim was identified as X"),
-    and the gazetteer does not know as a place."""
+    stands in apposition to a word for a person, that identifies someone ("the victim was identified as X") or
+    that is the patient of a typed event of ``events_by_token`` ("Ronnie Daniels had been shot"), and the gazetteer
+    does not know as a place."""
     if not ent.text[:1].isupper():
         return False
     if ent.label_ == "PERSON":
@@ -337,16 +339,23 @@ def is_person_mention(doc, ent) -> bool:
     aged_before = ent.start > 0 and doc[ent.start - 1].lower_ == "old"
     aged = (aged_after or aged_before) and _age_near(doc, ent.start, ent.end) is not None
     person_apposition = ent.root.dep_ == "appos" and ent.root.head.lemma_.lower() in PERSON_NOUNS
-    if not (aged or person_apposition or _identified_as(ent.root) is not None):
+    patient = (
+        events_by_token is not None
+        and _patient_event(ent.root, events_by_token) is not None
+        and _reads_as_a_name(words)
+    )
+    if not (aged or person_apposition or patient or _identified_as(ent.root) is not None):
         return False
 
     return not known_place(ent.text)
 
 
-def unlabelled_patient_names(doc, events_by_token: dict[int, EventMention]) -> list:
+def unlabelled_person_names(doc, events_by_token: dict[int, EventMention]) -> list:
     """Two or three capitalised proper nouns that no entity covers (or only a one-word entity not a person's: "Daneka
     Lotts" with "Lotts" labelled an organisation) and that are the patient of a typed event ("Jatarius Tolbert was
-    shot and killed", which the small model does not mark as a name), unless the gazetteer knows them as a place."""
+    shot and killed", which the small model does not mark as a name), identify someone ("police identified the
+    boy as Melky Rodriguez") or have an age right after them ("Heaven Mayo , 24 , Justin King , 24 , ... were
+    transported"), unless the gazetteer knows them as a place."""
 
     covered = {i for ent in doc.ents if ent.label_ == "PERSON" or len(ent) > 1 for i in range(ent.start, ent.end)}
     spans = []
@@ -360,9 +369,27 @@ def unlabelled_patient_names(doc, events_by_token: dict[int, EventMention]) -> l
             continue
         if not all(t.text[:1].isupper() and t.is_alpha for t in span):
             continue
-        if _patient_event(token, events_by_token) is not None and not known_place(span.text):
+        if known_place(span.text):
+            continue
+        if _patient_event(token, events_by_token) is not None:
+            spans.append(span)
+            continue
+        after = doc[span.end : span.end + 2]
+        aged = len(after) == 2 and after[0].text == "," and after[1].like_num
+        named = (aged and _age_near(doc, span.start, span.end) is not None) or _identified_as(token) is not None
+        if named and _reads_as_a_name([t.text for t in span]):
             spans.append(span)
     return spans
+
+
+def _reads_as_a_name(words: list[str]) -> bool:
+    """Whether capitalised words the parser did not take for a person's can be one's: the first no common English
+    word ("Aggravated Robbery", "Club Dew Drop"; ``places.is_common_word``), none a state ("Las Vegas Nevada") or
+    "Co" ("Wagoner Co"), none a facility's (``FACILITY_WORDS``)."""
+    g = gazetteer()
+    if is_common_word(words[0]) or _names_a_facility(" ".join(words)):
+        return False
+    return not any(g.state_code(w) or w.lower().rstrip(".") == "co" for w in words)
 
 
 def _names_a_facility(name: str) -> bool:
@@ -512,8 +539,9 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
     events_by_token = {e.start: e for e in events if e.event_type}
     people: dict[str, Participant] = {}
     bystanders: set[str] = set()
-    mentions = [span for span in (_before_of(doc, ent) for ent in doc.ents) if is_person_mention(doc, span)]
-    for ent in sorted(mentions + unlabelled_patient_names(doc, events_by_token), key=lambda span: span.start):
+    spans = (_before_of(doc, ent) for ent in doc.ents)
+    mentions = [span for span in spans if is_person_mention(doc, span, events_by_token)]
+    for ent in sorted(mentions + unlabelled_person_names(doc, events_by_token), key=lambda span: span.start):
         name = normalised_name(ent.text)
         first, last = _name_parts(name)
         if not last or _names_no_person(doc, name, ent.end):
