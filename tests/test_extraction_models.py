@@ -253,3 +253,14 @@ def test_slots_outside_the_extraction_models_are_a_usage_error(arguments, capsys
     with pytest.raises(SystemExit) as stopped:
         main(["train", *arguments])
     assert stopped.value.code == 2 and "slot" in capsys.readouterr().err
+
+
+def test_a_records_city_reads_as_the_extraction_writes_places():
+    from kg_count.training.gva import record_city
+
+    # the archive brackets a neighbourhood after its city and writes a county as "Name (county)"
+    assert record_city("Chicago (Englewood)") == "Chicago"
+    assert record_city("Brazos (county)") == "Brazos County"
+    assert record_city("Lunenburg County (county)") == "Lunenburg County"
+    assert record_city("Orleans (parish)") == "Orleans Parish"
+    assert record_city("Dallas") == "Dallas"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -16,6 +17,19 @@ from kg_count.io.articles import iter_articles
 from kg_count.io.conll import Document
 from kg_count.nlp.annotate import AnnotatedDocument, annotate, to_spacy_doc
 from kg_count.nlp.model import load_model
+
+
+CITY_PART = re.compile(r"\s*\(([^()]*)\)$")
+
+
+def record_city(city_or_county: str) -> str:
+    """A record's ``city_or_county`` as the extraction reads places: without its bracketed part ("Chicago
+    (Englewood)" -> "Chicago"), a county as the text writes one ("Brazos (county)" -> "Brazos County")."""
+    bracket = CITY_PART.search(city_or_county)
+    name = CITY_PART.sub("", city_or_county)
+    if bracket and bracket[1].lower() in ("county", "parish") and not name.lower().endswith((" county", " parish")):
+        return f"{name} {bracket[1].title()}"
+    return name
 
 
 @dataclass(frozen=True)
@@ -47,7 +61,7 @@ def read_gold(gva: Path) -> dict[str, Gold]:
                 article["incident_id"],
                 dt.datetime.strptime(incident["date"], "%B %d, %Y").date(),
                 incident["state"],
-                incident["city_or_county"],
+                record_city(incident["city_or_county"]),
                 int(incident["num_killed"]),
                 int(incident["num_injured"]),
             )

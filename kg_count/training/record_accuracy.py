@@ -10,7 +10,7 @@ from pathlib import Path
 from kg_count.geography import gazetteer
 from kg_count.nlp.record import DocumentRecord
 from kg_count.training.extraction_fitting import normal_place
-from kg_count.training.task_records import CITY_PART
+from kg_count.training.gva import record_city
 
 FIELDS = ("state", "city", "day", "month", "killed", "injured", "counts")
 NAME_SUFFIXES = ("jr", "sr", "ii", "iii", "iv")
@@ -59,6 +59,6 @@ def task_articles(task_dir: Path) -> tuple[dict, dict]:
     articles, incidents = {}, {}
     for line in (task_dir / "incidents.jsonl").read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
-        incidents[record["incident_uri"]] = {**record, "city_or_county": CITY_PART.sub("", record["city_or_county"])}
+        incidents[record["incident_uri"]] = {**record, "city_or_county": record_city(record["city_or_county"])}
         articles.update({doc_id: {"incident_id": record["incident_uri"]} for doc_id in record["doc_ids"]})
     return articles, incidents

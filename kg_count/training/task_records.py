@@ -6,21 +6,18 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from pathlib import Path
 from typing import Iterator
 
 from kg_count.errors import InputError
 from kg_count.io.conll import iter_documents
 from kg_count.nlp.annotate import AnnotatedDocument
-from kg_count.training.gva import Gold, annotated_cached
-
-CITY_PART = re.compile(r"\s*\([^()]*\)$")
+from kg_count.training.gva import Gold, annotated_cached, record_city
 
 
 def read_task_gold(task_dir: Path) -> dict[str, Gold]:
-    """The Gold of each document ``task_dir``/incidents.jsonl names, by document id. The record's city is its
-    city without a bracketed part ("Chicago (Englewood)" -> "Chicago"), since the extraction reads cities.
+    """The Gold of each document ``task_dir``/incidents.jsonl names, by document id. The record's city is read
+    by ``gva.record_city`` ("Chicago (Englewood)" -> "Chicago", "Brazos (county)" -> "Brazos County").
     InputError naming the file and line for a record that cannot be read."""
     path = task_dir / "incidents.jsonl"
     gold: dict[str, Gold] = {}
@@ -37,7 +34,7 @@ def read_task_gold(task_dir: Path) -> dict[str, Gold]:
                 str(record["incident_uri"]),
                 dt.datetime.strptime(record["date"], "%B %d, %Y").date(),
                 record["state"],
-                CITY_PART.sub("", record["city_or_county"]),
+                record_city(record["city_or_county"]),
                 int(record["num_killed"]),
                 int(record["num_injured"]),
             )
