@@ -44,27 +44,8 @@ class Gazetteer:
         self.places: dict[str, set[str]] = {}
         self.coordinates: dict[tuple[str, str], tuple[float, float]] = {}
         self.counties: dict[tuple[str, str], set[str]] = {}
-        aliases: dict[tuple[str, str], set[str]] = {}
-        main_names: set[tuple[str, str]] = set()
         zip_records = zipcodes.list_all()
-        for record in zip_records:
-            state = record["state"]
-            main_names.add((record["city"].lower(), state))
-            for alias in record.get("acceptable_cities", []):
-                aliases.setdefault((alias.lower(), state), set()).add(record["city"].lower())
-            for name in [record["city"], *record.get("acceptable_cities", [])]:
-                key = name.lower()
-                self.places.setdefault(key, set()).add(state)
-                if record.get("county"):
-                    self.counties.setdefault((key, state), set()).add(record["county"].lower())
-                where = (float(record["lat"]), float(record["long"]))
-                self.coordinates.setdefault((key, state), where)
-                if key.startswith("saint "):  # DBpedia writes "St._Louis"; news "St. Paul"
-                    short = "st. " + key.removeprefix("saint ")
-                    self.coordinates.setdefault((short, state), where)
-                    self.places.setdefault(short, set()).add(state)
-            if record.get("county"):
-                self.places.setdefault(record["county"].lower(), set()).add(state)
+        aliases, main_names = self._add_post_offices(zip_records)
         self.part_of: dict[tuple[str, str], str] = {
             place: next(iter(cities))
             for place, cities in aliases.items()
@@ -90,6 +71,34 @@ class Gazetteer:
             if line and not line.startswith("#"):
                 city, state, title = line.split("\t")
                 self.bare_titles[(city.lower(), state)] = title
+
+    def _add_post_offices(
+        self, zip_records: list[dict]
+    ) -> tuple[dict[tuple[str, str], set[str]], set[tuple[str, str]]]:
+        """Add the places, counties and coordinates of ``zip_records`` (``zipcodes.list_all()``); return each other
+        name a post office accepts with the cities it names, (name, state) -> cities, and the post offices' own
+        (name, state)."""
+        aliases: dict[tuple[str, str], set[str]] = {}
+        main_names: set[tuple[str, str]] = set()
+        for record in zip_records:
+            state = record["state"]
+            main_names.add((record["city"].lower(), state))
+            for alias in record.get("acceptable_cities", []):
+                aliases.setdefault((alias.lower(), state), set()).add(record["city"].lower())
+            for name in [record["city"], *record.get("acceptable_cities", [])]:
+                key = name.lower()
+                self.places.setdefault(key, set()).add(state)
+                if record.get("county"):
+                    self.counties.setdefault((key, state), set()).add(record["county"].lower())
+                where = (float(record["lat"]), float(record["long"]))
+                self.coordinates.setdefault((key, state), where)
+                if key.startswith("saint "):  # DBpedia writes "St._Louis"; news "St. Paul"
+                    short = "st. " + key.removeprefix("saint ")
+                    self.coordinates.setdefault((short, state), where)
+                    self.places.setdefault(short, set()).add(state)
+            if record.get("county"):
+                self.places.setdefault(record["county"].lower(), set()).add(state)
+        return aliases, main_names
 
     def state_code(self, text: str) -> str | None:
         """The postal code of a state written as a name, an AP abbreviation or (upper case) a postal code."""
