@@ -43,3 +43,19 @@ def test_a_headlines_list_or_fatal_share_counts_whole(title, killed, injured):
 def test_no_headline_count_without_a_list_or_a_share(title):
     doc = annotated("Police said the shooting happened Saturday night .", title=title)
     assert headline_counts(doc.doc, title_end(doc)) == []
+
+
+@pytest.mark.parametrize(
+    "title, injured",
+    [
+        ("Convicted felon arrested after accidentally shooting himself in - KSLA News 12 Shreveport , Louisiana", 1),
+        ("Police say small child accidentally shot herself - WAFB 9 News Baton Rouge , Louisiana News , Weather", 1),
+        ("Police search for suspects after 4 teens shot - WALB.com , South Georgia News , Weather , Sports", 4),
+    ],
+)
+def test_the_publishers_byline_counts_no_one(title, injured):
+    # a station's number or its list of sections is no count; the title's own count before the byline stands
+    doc = annotated("The victim was taken to a hospital , police said .", title=title)
+    events = find_event_mentions(doc)
+    counts = stated_counts(doc.doc, events, find_participants(doc.doc, events), title_end=title_end(doc))
+    assert counts.injured == injured

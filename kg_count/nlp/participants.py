@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from kg_count.geography import gazetteer
+from kg_count.nlp.bylines import byline_start
 from kg_count.nlp.events import EventMention
 from kg_count.nlp.numbers import MULTIPLIERS, RELATIVE_PRONOUNS, count_people, is_person_noun, parse_number
 from kg_count.nlp.headline_counts import HeadlineCount, headline_counts
@@ -573,11 +574,12 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
     return [p for p in people.values() if len(p.full_name.split()) >= 2 or p.role in PARTICIPATING_ROLES]
 
 
-def _patients(token) -> list:
+def _patients(token, skip: range = range(0)) -> list:
     """The noun phrases an event token says something happened to: for a noun, the people it is a compound of
     ("four shooting victims") or its multiplier ("a quadruple shooting"); a relative pronoun stands for the noun
     its clause describes ("seven men who were shot"); a headline's bare participle has its subject as patient
-    ("7 men shot at house")."""
+    ("7 men shot at house"). An object at a token of ``skip`` (a title's byline: "4 teens shot - WALB.com") is
+    none."""
     if token.pos_ in ("NOUN", "PROPN"):
         if (holder := _harm_holder(token)) is not None:  # "two others sustained injuries"
             return _subjects(holder)
@@ -611,7 +613,7 @@ def _patients(token) -> list:
             return passive
         if token.lemma_ in ("die", "perish"):
             return [c for c in token.children if c.dep_ == "nsubj"]
-        objects = [c for c in token.children if c.dep_ in ("dobj", "obj")]
+        objects = [c for c in token.children if c.dep_ in ("dobj", "obj") and c.i not in skip]
         if objects:
             return objects
         if token.tag_ in ("VBN", "VBD") and not any(c.dep_ in ("aux", "auxpass") for c in token.children):
@@ -619,7 +621,7 @@ def _patients(token) -> list:
             if counted:  # "7 men shot at house", "... and three others wounded"
                 return counted
         if token.dep_ == "conj" and token.head.pos_ == "VERB":
-            return _patients(token.head)
+            return _patients(token.head, skip)
         if token.dep_ in ("acl", "relcl") and token.head.pos_ in ("NOUN", "PROPN", "PRON"):
             return [token.head]
         subjects = [c for c in token.children if c.dep_ == "nsubj" and c.like_num]
@@ -705,10 +707,12 @@ def _totals(sentence: str) -> bool:
 def count_statements(doc, events: Sequence[EventMention], title_end: int = 0) -> list[CountStatement]:
     """Every count statement of the typed event mentions of a spaCy doc, one per status and patient
     (one with value None when an event states no number), and those the title (``doc[:title_end]``) states in a
-    list or a fatal share (``headline_counts``)."""
+    list or a fatal share (``headline_counts``). A patient in the title's publisher byline (``bylines.byline_start``:
+    "… shot himself - KSLA News 12 Shreveport", "… | Columbus News , Weather & Sports") counts no one."""
     headline = headline_counts(doc, title_end) if title_end else []
     statements = _headline_statements(doc, headline)
     read_whole = {count.index for count in headline}
+    byline = range(byline_start([t.text for t in doc[:title_end]], title_end), title_end) if title_end else range(0)
     for event in events:
         status = STATUS_OF_TYPE.get(event.event_type or "")
         if status is None:
@@ -722,7 +726,7 @@ def count_statements(doc, events: Sequence[EventMention], title_end: int = 0) ->
         ):
             statuses.append(INJURED_EXPLICITLY)
         statistics = _totals(token.sent.text)
-        values = [count_people(patient) for patient in _patients(token)]
+        values = [count_people(patient) for patient in _patients(token, byline) if patient.i not in byline]
         fatal = _fatal_share(token)
         if fatal is not None and values and values[0] is not None and values[0] > fatal:
             # "five people were shot, one fatally": one killed, four injured
