@@ -22,6 +22,8 @@ def title_end(doc) -> int:
         ("Teen , 2 men wounded in shooting", 0, 3),
         ("2 shot , 1 dead , in Russell neighborhood", 1, 1),
         ("4 shot , 2 fatally , in gas station shooting", 2, 2),
+        ("2 teens shot in Phoenix , 1 killed", 1, 1),
+        ("Five people shot , one dead in Pike County", 1, 4),
     ],
 )
 def test_a_headlines_list_or_fatal_share_counts_whole(title, killed, injured):

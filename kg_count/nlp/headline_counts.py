@@ -1,7 +1,8 @@
 """Counts a headline states in forms its parse misses: a list of counted people before one harm word ("3 women , 1
 man shot", "Man , 2 women wounded", "1 child , 4 adults shot") and a share of the shot who died ("4 shot , 2
-fatally", "2 shot , 1 dead"). Headlines drop the verbs and articles the parser leans on, so these are read from the
-words, each list item a number (or "a") and a word for a person, or a word for one person alone."""
+fatally", "2 shot , 1 dead", "2 teens shot in Phoenix , 1 killed"). Headlines drop the verbs and articles the parser
+leans on, so these are read from the words, each list item a number (or "a") and a word for a person, or a word for
+one person alone."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ HARM_STATUS = {
 EXPLICIT_HARMS = {"wounded", "injured", "hurt"}  # "shot" in a story of a killing is mostly said of the dead
 FATAL_SHARE_WORDS = {"fatally", "dead", "killed", "died"}
 LIST_SEPARATORS = {",", "and", "&"}
+PLACE_PREPOSITIONS = {"in", "at", "on", "near", "outside"}
+SHARE_PLACE_WORDS = 4  # "2 teens shot in north Phoenix , 1 killed": the place between the shot and the share
 IRREGULAR_PLURALS = {"men": "man", "women": "woman", "children": "child"}  # WordNet's first sense of "men" is a group
 
 
@@ -57,14 +60,27 @@ def _listed_count(tokens, harm: int) -> int | None:
     return sum(counts) if len(counts) >= 2 else None
 
 
-def _fatal_share(tokens, harm: int) -> tuple[int, int] | None:
-    """(shot, died) for "N shot , M fatally" or "N shot , M dead" at ``tokens[harm]`` ("shot"), with M below N."""
-    if harm < 1 or harm + 3 >= len(tokens) or tokens[harm].lower_ != "shot" or tokens[harm + 1].text != ",":
+def _fatal_share(tokens, harm: int) -> tuple[int, int, int] | None:
+    """(shot, died, the index of the word that says they died) for "N shot , M fatally" or "N shot , M dead" at
+    ``tokens[harm]`` ("shot"), with M below N; the shot may be counted people ("2 teens shot") and a place may stand
+    before the comma ("2 teens shot in Phoenix , 1 killed", up to ``SHARE_PLACE_WORDS`` words after a preposition)."""
+    if harm < 1 or tokens[harm].lower_ != "shot":
         return None
-    shot, died = _number(tokens[harm - 1]), _number(tokens[harm + 2])
-    if shot is None or died is None or tokens[harm + 3].lower_ not in FATAL_SHARE_WORDS or not 0 < died < shot:
+    shot = _number(tokens[harm - 1])
+    if shot is None and (item := _item_before(tokens, harm - 1)) is not None and item[1] < harm - 1:
+        shot = item[0]  # "2 teens shot": a number and a word for people, not a lone "Man"
+    comma = harm + 1
+    if comma < len(tokens) and tokens[comma].lower_ in PLACE_PREPOSITIONS:
+        comma = next(
+            (i for i in range(comma + 1, min(comma + 2 + SHARE_PLACE_WORDS, len(tokens))) if tokens[i].text == ","),
+            comma,
+        )
+    if comma + 2 >= len(tokens) or tokens[comma].text != ",":
         return None
-    return shot, died
+    died = _number(tokens[comma + 1])
+    if shot is None or died is None or tokens[comma + 2].lower_ not in FATAL_SHARE_WORDS or not 0 < died < shot:
+        return None
+    return shot, died, tokens[comma + 2].i
 
 
 @dataclass(frozen=True)
@@ -90,8 +106,8 @@ def headline_counts(doc, title_end: int) -> list[HeadlineCount]:
         lemma = token.lemma_.lower()
         share = _fatal_share(tokens, token.i)
         if share is not None:
-            shot, died = share
-            found.append(HeadlineCount("killed", died, token.i, lemma, False))
+            shot, died, fatal = share  # the share's "killed" or "dead" is read whole with it
+            found.append(HeadlineCount("killed", died, fatal, lemma, False))
             found.append(HeadlineCount("injured", shot - died, token.i, lemma, True))
             continue
         listed = _listed_count(tokens, token.i)
