@@ -386,9 +386,9 @@ def unlabelled_person_names(doc, events_by_token: dict[int, EventMention]) -> li
 def _reads_as_a_name(words: list[str]) -> bool:
     """Whether capitalised words the parser did not take for a person's can be one's: the first no common English
     word ("Aggravated Robbery", "Club Dew Drop"; ``places.is_common_word``), none a state ("Las Vegas Nevada") or
-    "Co" ("Wagoner Co"), none a facility's (``FACILITY_WORDS``)."""
+    "Co" ("Wagoner Co"). Facilities' names are left off later, with every mention's (``_names_no_person``)."""
     g = gazetteer()
-    if is_common_word(words[0]) or _names_a_facility(" ".join(words)):
+    if is_common_word(words[0]):
         return False
     return not any(g.state_code(w) or w.lower().rstrip(".") == "co" for w in words)
 

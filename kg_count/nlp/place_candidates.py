@@ -18,6 +18,7 @@ from kg_count.nlp.places import (
     city_state_mentions,
     dateline,
     find_place,
+    full_saint,
     in_common_use,
     is_common_word,
     is_street_word,
@@ -167,7 +168,7 @@ def _add_colocated_places(cities: dict, states: dict, stated: dict) -> None:
             continue
         own_counties = {f"{town.lower()} {kind}" for kind in ("county", "parish")}
         for code in stated.get(town, set()) & g.states_of(town) or g.states_of(town):
-            towns_in.setdefault(code, {}).setdefault(_spelled_out(town), town)
+            towns_in.setdefault(code, {}).setdefault(full_saint(town).lower(), town)  # "St. Vincent" is "Saint Vincent"
             if (counties - own_counties) & g.counties.get((town.lower(), code), set()):
                 merge(states, code, {"county_holds_city"})
                 candidate.features.add("in_named_county")
@@ -179,12 +180,6 @@ def _add_colocated_places(cities: dict, states: dict, stated: dict) -> None:
                     merge(states, code, {"near_named_place"})
                     cities[town].features.add("near_named_place")
                     cities[other].features.add("near_named_place")
-
-
-def _spelled_out(town: str) -> str:
-    """A town name lower-cased with "St." as "saint": one key for "St. Vincent" and "Saint Vincent"."""
-    lowered = town.lower()
-    return "saint " + lowered.removeprefix("st. ") if lowered.startswith("st. ") else lowered
 
 
 def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset()) -> PlaceCandidates:

@@ -301,7 +301,7 @@ def in_common_use(word: str) -> bool:
     return tags >= COMMON_USE_TAGS
 
 
-def _full_saint(name: str) -> str:
+def full_saint(name: str) -> str:
     """``St. Paul`` as the gazetteer's main name, ``Saint Paul`` (its DBpedia title; St. Louis keeps its own)."""
     return "Saint " + name[4:] if name.lower().startswith("st. ") else name
 
@@ -370,7 +370,7 @@ def place_names(doc) -> list[tuple[str, int]]:
         if names_a_street(doc, ent.end) or is_street_word((text.split() or [""])[-1]):
             continue  # "on Baltimore Avenue"; "near West Street" (not Street, Maryland)
         if ent.label_ in ("GPE", "LOC", "FAC") and known_place(text):
-            found.append((_full_saint(text), start))
+            found.append((full_saint(text), start))
         elif ent.label_ == "ORG":
             words = ent.text.split()
             cut = next((i for i, w in enumerate(words) if w.lower() in AGENCY_WORDS), None)
@@ -402,7 +402,7 @@ def place_names(doc) -> list[tuple[str, int]]:
                 and known_place(name)
                 and not (length == 1 and is_common_word(name))
             ):
-                found.append((_full_saint(name), i))
+                found.append((full_saint(name), i))
                 break
     return found
 

@@ -26,7 +26,7 @@ def record_city(city_or_county: str) -> str:
     """A record's ``city_or_county`` as the extraction reads places: without its bracketed part ("Chicago
     (Englewood)" -> "Chicago"), a county as the text writes one ("Brazos (county)" -> "Brazos County")."""
     bracket = CITY_PART.search(city_or_county)
-    name = CITY_PART.sub("", city_or_county)
+    name = city_or_county[: bracket.start()] if bracket else city_or_county
     if bracket and bracket[1].lower() in ("county", "parish") and not name.lower().endswith((" county", " parish")):
         return f"{name} {bracket[1].title()}"
     return name
