@@ -1,4 +1,4 @@
-"""Counts a headline states in a list of counted people or a share of the shot who died."""
+"""Counts a headline states in a list of counted people, a share of the shot who died or a number before a harm word."""
 
 import pytest
 
@@ -24,6 +24,9 @@ def title_end(doc) -> int:
         ("4 shot , 2 fatally , in gas station shooting", 2, 2),
         ("2 teens shot in Phoenix , 1 killed", 1, 1),
         ("Five people shot , one dead in Pike County", 1, 4),
+        ("3 Dead , 1 Critical in Possible Domestic Murder - Suicide in Waldorf", 3, 1),
+        ("1 Dies , 4 Hurt in Atlantic County Shooting", 1, 4),
+        ("Two Men Critical Following Compton Shooting", 0, 2),
     ],
 )
 def test_a_headlines_list_or_fatal_share_counts_whole(title, killed, injured):
@@ -33,16 +36,22 @@ def test_a_headlines_list_or_fatal_share_counts_whole(title, killed, injured):
     assert (counts.killed, counts.injured) == (killed, injured)
 
 
+def test_more_dead_than_shot_is_no_share_but_two_counts():
+    doc = annotated("Police said the shooting happened Saturday night .", title="2 shot , 3 dead in separate incidents")
+    counts = headline_counts(doc.doc, title_end(doc))
+    assert [(c.status, c.value) for c in counts] == [("injured", 2), ("killed", 3)]
+
+
 @pytest.mark.parametrize(
     "title",
     [
         "Man shot in Chicago",  # one item is no list
         "Police , fire crews respond to shooting",  # no word for a person counted
-        "2 shot , 3 dead in separate incidents",  # more dead than shot is no share of them
         "Men shot at party",  # a plural without a number says no count
+        "A man shot on Route 9",  # "a" before a word for a person is one of it, not a number
     ],
 )
-def test_no_headline_count_without_a_list_or_a_share(title):
+def test_no_headline_count_without_a_number_a_list_or_a_share(title):
     doc = annotated("Police said the shooting happened Saturday night .", title=title)
     assert headline_counts(doc.doc, title_end(doc)) == []
 

@@ -30,6 +30,8 @@ def read(body: str, title: str = ""):
         ("The shooting left two people dead and three others wounded .", 2, 3, 0),
         ("Five people were shot , one fatally .", 1, 4, 0),
         ("Four people were shot Sunday night , one of them fatally , police said .", 1, 3, 0),
+        ("Four men were shot and two of them died early Friday .", 2, 2, 0),
+        ("When officers arrived , they found a man shot to death .", 1, 0, 0),
         ("A man was killed . A woman also suffered gunshot wounds .", 1, 1, 0),
         ("A man was killed . Two others sustained non-life-threatening injuries .", 1, 2, 0),
         ("Two people were taken to the hospital with gunshot wounds .", 0, 2, 0),
@@ -59,6 +61,8 @@ def test_stated_counts(body, killed, injured, fired):
 def test_a_headlines_bare_participle_counts_its_subject():
     _, counts = read("Police are looking for the shooter .", title="7 men shot at Antioch house")
     assert counts.injured == 7
+    _, counts = read("Police are looking for the shooter .", title="Police : Teen shot by uncle across the street")
+    assert counts.injured == 1  # a "by" makes the participle passive without its auxiliary
 
 
 def test_named_victim_and_suspect_with_ages():

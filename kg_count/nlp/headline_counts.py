@@ -1,6 +1,7 @@
 """Counts a headline states in forms its parse misses: a list of counted people before one harm word ("3 women , 1
-man shot", "Man , 2 women wounded", "1 child , 4 adults shot") and a share of the shot who died ("4 shot , 2
-fatally", "2 shot , 1 dead", "2 teens shot in Phoenix , 1 killed"). Headlines drop the verbs and articles the parser
+man shot", "Man , 2 women wounded", "1 child , 4 adults shot"), a share of the shot who died ("4 shot , 2
+fatally", "2 shot , 1 dead", "2 teens shot in Phoenix , 1 killed") and a number right before a harm word ("3 Dead ,
+1 Critical", "1 Dies , 4 Hurt", "Two Men Critical"). Headlines drop the verbs and articles the parser
 leans on, so these are read from the words, each list item a number (or "a") and a word for a person, or a word for
 one person alone."""
 
@@ -19,8 +20,18 @@ HARM_STATUS = {
     "killed": "killed",
     "dead": "killed",
     "slain": "killed",
+    "dies": "killed",
+    "died": "killed",
+    "critical": "injured",
+    "hospitalized": "injured",
 }
-EXPLICIT_HARMS = {"wounded", "injured", "hurt"}  # "shot" in a story of a killing is mostly said of the dead
+EXPLICIT_HARMS = {
+    "wounded",
+    "injured",
+    "hurt",
+    "critical",
+    "hospitalized",
+}  # "shot" in a story of a killing is mostly said of the dead
 FATAL_SHARE_WORDS = {"fatally", "dead", "killed", "died"}
 LIST_SEPARATORS = {",", "and", "&"}
 PLACE_PREPOSITIONS = {"in", "at", "on", "near", "outside"}
@@ -60,6 +71,17 @@ def _listed_count(tokens, harm: int) -> int | None:
     return sum(counts) if len(counts) >= 2 else None
 
 
+def _counted_before(tokens, harm: int) -> int | None:
+    """The number written right before ``tokens[harm]`` ("3 Dead"), or before a word for people there ("Two Men
+    Critical"); None for a lone word for a person ("Man Shot") or "a"."""
+    if harm < 1:
+        return None
+    item = _item_before(tokens, harm - 1)
+    if item is not None and item[1] < harm - 1:
+        return item[0] if tokens[item[1]].lower_ not in ("a", "an") else None
+    return _number(tokens[harm - 1]) if tokens[harm - 1].lower_ not in ("a", "an") else None  # "One" is a person too
+
+
 def _fatal_share(tokens, harm: int) -> tuple[int, int, int] | None:
     """(shot, died, the index of the word that says they died) for "N shot , M fatally" or "N shot , M dead" at
     ``tokens[harm]`` ("shot"), with M below N; the shot may be counted people ("2 teens shot") and a place may stand
@@ -96,7 +118,7 @@ class HeadlineCount:
 
 
 def headline_counts(doc, title_end: int) -> list[HeadlineCount]:
-    """The counts the title (``doc[:title_end]``) states in a list or a fatal share."""
+    """The counts the title (``doc[:title_end]``) states in a list, a fatal share or a number before a harm word."""
     tokens = doc[:title_end]
     found = []
     for token in tokens:
@@ -111,6 +133,8 @@ def headline_counts(doc, title_end: int) -> list[HeadlineCount]:
             found.append(HeadlineCount("injured", shot - died, token.i, lemma, True))
             continue
         listed = _listed_count(tokens, token.i)
+        if listed is None:
+            listed = _counted_before(tokens, token.i)
         if listed is not None:
             found.append(HeadlineCount(status, listed, token.i, lemma, token.lower_ in EXPLICIT_HARMS))
     return found

@@ -24,6 +24,8 @@ FATAL_WORDS = {"fatal", "mortal", "deadly", "lethal", "fatally"}
 SHOOTING_LEMMAS = {"shoot", "shooting", "shot", "gunshot", "gunfire"}  # the stories a hospital condition is read in
 CONDITION_WORDS = {"stable", "critical", "serious", "fair", "good", "grave", "guarded"}
 DEATH_LEMMAS = {"die", "succumb", "pronounce", "dead", "death"}
+SHARE_DEATH_VERBS = {"die", "kill", "succumb"}  # "two of them died", "one of them was killed"
+FINDING_VERBS = {"find", "discover", "leave", "see"}  # "found a man shot": the clause's subject is the one shot
 HARM_WITH_VERBS = {"take", "transport", "rush", "hospitalize", "treat", "admit", "airlift", "fly", "arrive", "list"}
 STATUS_OF_TYPE = {"killing": "killed", "injuring": "injured", "job_firing": "fired"}
 SUSPECT_CUES = {
@@ -606,30 +608,45 @@ def _patients(token, skip: range = range(0)) -> list:
         previous = token.doc[token.i - 1] if token.i else None
         return [previous] if previous is not None and previous.like_num else []
     if token.pos_ in ("VERB", "AUX"):
-        passive = [c for c in token.children if c.dep_ in ("nsubjpass", "nsubj:pass")]
-        if passive and token.dep_ == "relcl" and token.head.pos_ in ("NOUN", "PROPN"):
-            passive = [token.head if c.lower_ in RELATIVE_PRONOUNS else c for c in passive]
-        if passive:
-            return passive
-        if token.lemma_ in ("die", "perish"):
-            return [c for c in token.children if c.dep_ == "nsubj"]
-        objects = [c for c in token.children if c.dep_ in ("dobj", "obj") and c.i not in skip]
-        if objects:
-            return objects
-        if token.tag_ in ("VBN", "VBD") and not any(c.dep_ in ("aux", "auxpass") for c in token.children):
-            counted = [c for c in token.children if c.dep_ == "nsubj" and any(n.dep_ == "nummod" for n in c.children)]
-            if counted:  # "7 men shot at house", "... and three others wounded"
-                return counted
-        if token.dep_ == "conj" and token.head.pos_ == "VERB":
-            return _patients(token.head, skip)
-        if token.dep_ in ("acl", "relcl") and token.head.pos_ in ("NOUN", "PROPN", "PRON"):
-            return [token.head]
-        subjects = [c for c in token.children if c.dep_ == "nsubj" and c.like_num]
-        if subjects:
-            return subjects
-        previous = token.doc[token.i - 1] if token.i else None
-        if previous is not None and previous.like_num:
-            return [previous]
+        return _verb_patients(token, skip)
+    return []
+
+
+def _verb_patients(token, skip: range) -> list:
+    """The patients of a verb of harm (``_patients``): its passive subject, the subject of "die", its objects
+    (not at ``skip``), a bare participle's counted subject ("7 men shot at house") or its subject where a "by" or a
+    verb of finding makes it passive ("Teen shot by uncle", "found a man shot to death"), a relative clause's
+    noun, a number before it."""
+    passive = [c for c in token.children if c.dep_ in ("nsubjpass", "nsubj:pass")]
+    if passive and token.dep_ == "relcl" and token.head.pos_ in ("NOUN", "PROPN"):
+        passive = [token.head if c.lower_ in RELATIVE_PRONOUNS else c for c in passive]
+    if passive:
+        return passive
+    if token.lemma_ in ("die", "perish"):
+        return [c for c in token.children if c.dep_ == "nsubj"]
+    objects = [c for c in token.children if c.dep_ in ("dobj", "obj") and c.i not in skip]
+    if objects:
+        return objects
+    if token.tag_ in ("VBN", "VBD") and not any(c.dep_ in ("aux", "auxpass") for c in token.children):
+        counted = [c for c in token.children if c.dep_ == "nsubj" and any(n.dep_ == "nummod" for n in c.children)]
+        if counted:  # "7 men shot at house", "... and three others wounded"
+            return counted
+        if any(c.dep_ == "agent" for c in token.children) or (
+            token.dep_ in ("ccomp", "xcomp") and token.head.lemma_.lower() in FINDING_VERBS
+        ):  # "Teen shot by uncle", "they found a man shot to death"
+            subjects = [c for c in token.children if c.dep_ == "nsubj" and c.pos_ in ("NOUN", "PROPN")]
+            if subjects:
+                return subjects
+    if token.dep_ == "conj" and token.head.pos_ == "VERB":
+        return _patients(token.head, skip)
+    if token.dep_ in ("acl", "relcl") and token.head.pos_ in ("NOUN", "PROPN", "PRON"):
+        return [token.head]
+    subjects = [c for c in token.children if c.dep_ == "nsubj" and c.like_num]
+    if subjects:
+        return subjects
+    previous = token.doc[token.i - 1] if token.i else None
+    if previous is not None and previous.like_num:
+        return [previous]
     return []
 
 
@@ -688,13 +705,23 @@ class CountStatement:
 
 def _fatal_share(token) -> int | None:
     """The number of a shooting's victims it says died: a number after the verb, in its sentence, that
-    ``fatally`` depends on ("were shot, one fatally"; "two of them fatally"); None when it says none."""
+    ``fatally`` depends on ("were shot, one fatally"; "two of them fatally") or that is "N of them" who died
+    ("four men were shot and two of them died"); None when it says none."""
     if token.lemma_.lower() not in ("shoot", "wound", "injure", "stab"):
         return None
     for number in token.doc[token.i + 1 : token.sent.end]:
-        if number.like_num and any(c.lower_ == "fatally" for c in number.subtree):
+        if number.like_num and (any(c.lower_ == "fatally" for c in number.subtree) or _died_of_them(number)):
             return parse_number(number.text)
     return None
+
+
+def _died_of_them(number) -> bool:
+    """Whether ``number`` is the subject of a verb of death and has an "of" after it ("two of them died")."""
+    return (
+        number.dep_ in ("nsubj", "nsubjpass")
+        and number.head.lemma_.lower() in SHARE_DEATH_VERBS
+        and any(c.dep_ == "prep" and c.lower_ == "of" for c in number.children)
+    )
 
 
 def _totals(sentence: str) -> bool:
