@@ -46,6 +46,24 @@ def test_negated_and_legal_senses_are_not_typed():
     assert ("shot", "Shoot_projectiles", None) in typed("Shots were fired into the house .")
 
 
+@pytest.mark.parametrize(
+    "text, lemma",
+    [
+        ("He was charged with attempted murder .", "murder"),
+        ("There was no evidence of a suicide attempt .", "suicide"),
+        ("He tried to kill his wife .", "kill"),
+        ("The suicidal man climbed a tree .", "suicidal"),
+    ],
+)
+def test_an_attempted_killing_or_a_state_of_mind_is_no_killing(text, lemma):
+    assert [event_type for found, _, event_type in typed(text) if found == lemma] == [None]
+
+
+def test_a_killing_charged_or_done_is_still_typed():
+    assert ("murder", "Killing", "killing") in typed("He was charged with murder .")
+    assert ("suicide", None, "killing") in typed("She died in an apparent suicide .")
+
+
 def test_wordnet_hyponyms_type_words_no_frame_lists():
     lexicon = event_lexicon()
     assert lexicon[("slay", "VERB")].event_type == "killing"

@@ -136,6 +136,8 @@ NOT_DISMISSED = {
 SHOOTING_HEADS = {"open", "return", "exchange", "hold", "cease", "draw", "trade"}
 SHOTS_HEARD_HEADS = {"fire", "hear", "ring", "exchange", "report", "sound"}
 SHOOT_LEMMAS = {"shoot", "shooting", "shot", "gunshot", "gunfire", "open fire"}
+ATTEMPT_LEMMAS = {"attempt", "attempted", "try"}  # "attempted murder", "a suicide attempt", "tried to kill"
+DISPOSITION_WORDS = {"suicidal", "homicidal", "murderous"}  # "the suicidal man": a state of mind, no event
 
 
 @dataclass(frozen=True)
@@ -214,6 +216,14 @@ def is_negated(token) -> bool:
     return any(s.lower_ in NEGATIVE_PATIENTS or any(g.lower_ == "no" for g in s.children) for s in subjects)
 
 
+def is_attempted(token) -> bool:
+    """True for a killing only attempted: "attempted murder", "attempted suicide", "a suicide attempt", "tried to
+    kill"."""
+    if any(c.dep_ in ("amod", "compound") and c.lemma_.lower() in ATTEMPT_LEMMAS for c in token.children):
+        return True
+    return token.dep_ in ("compound", "xcomp") and token.head.lemma_.lower() in ATTEMPT_LEMMAS
+
+
 def _fatal_sentence(token) -> bool:
     return any(t.lemma_.lower() in FATAL_CUES for t in token.sent)
 
@@ -259,7 +269,9 @@ def find_event_mentions(annotated: AnnotatedDocument) -> list[EventMention]:
                 event_type = "killing" if _fatal_sentence(token) else "injuring"
         if frame is None and event_type is None:
             continue
-        if event_type is not None and is_negated(token):
+        if (event_type is not None and is_negated(token)) or token.lower_ in DISPOSITION_WORDS:
+            event_type = None
+        if event_type == "killing" and is_attempted(token):
             event_type = None
         mentions.append(
             EventMention(token.i, end, sentence_index[token.sent.start], lemma, frame, event_type, entry.synset)
