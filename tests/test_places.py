@@ -126,6 +126,12 @@ def test_a_state_name_that_begins_a_place_name_does_not_name_the_state():
     assert resolve_state("Kansas City", state_votes("Kansas City police said".split())) == "MO"
 
 
+def test_a_place_named_after_a_state_does_not_name_the_state():
+    text = "The shooting happened in the Washington Park neighborhood near Washington Elementary ."
+    assert state_votes(text.split()) == {}
+    assert state_votes("He was shot in Spokane , Washington on Friday .".split()) == {"WA": 1}
+
+
 def test_a_populated_place_lies_at_its_own_point():
     from geopy.distance import geodesic
 

@@ -172,8 +172,9 @@ def city_state_pairs(words: list[str]) -> list[tuple[str, str]]:
 def state_mentions(words: list[str]) -> list[tuple[str, int]]:
     """Each state the text names and where: full names and AP abbreviations (postal codes only after a
     comma), as (postal code, word index). A state's name that begins the name of a place with the next word
-    ("Kansas City", "Washington County", "Virginia Beach") names that place, not the state, and one followed by a
-    street word names a street ("Pennsylvania Avenue")."""
+    ("Kansas City", "Washington County", "Virginia Beach") names that place, not the state, one followed by a
+    street word names a street ("Pennsylvania Avenue") and one followed by a word for a neighbourhood, park or
+    school a place named after it ("Washington Park", "Washington Heights", "Washington Elementary")."""
     g = gazetteer()
     found = []
     i = 0
@@ -185,6 +186,8 @@ def state_mentions(words: list[str]) -> list[tuple[str, int]]:
             i += used + 1
         elif code and i + used < len(words) and is_street_word(words[i + used]):
             i += used + 1  # "Indiana Avenue", "Maryland Drive": a street
+        elif code and i + used < len(words) and _names_a_place_in_it(words[i + used]):
+            i += used + 1  # "Washington Park", "Virginia Heights", "Washington Elementary": a place named after it
         elif code and (
             used > 1
             or words[i] in g.ap_abbreviations
@@ -196,6 +199,14 @@ def state_mentions(words: list[str]) -> list[tuple[str, int]]:
         else:
             i += 1
     return found
+
+
+NAMED_PLACE_WORDS = {"park", "heights", "square", "township", "elementary", "middle", "village", "gardens", "terrace"}
+
+
+def _names_a_place_in_it(word: str) -> bool:
+    """Whether ``word``, capitalised after a state's name, makes the two a place's name ("Washington Park")."""
+    return word[:1].isupper() and word.lower() in NAMED_PLACE_WORDS
 
 
 DC_WORDS = {"d.c.", "dc", "d.c"}
