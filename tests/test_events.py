@@ -53,15 +53,19 @@ def test_negated_and_legal_senses_are_not_typed():
         ("There was no evidence of a suicide attempt .", "suicide"),
         ("He tried to kill his wife .", "kill"),
         ("The suicidal man climbed a tree .", "suicidal"),
+        ("He was charged with aggravated assault with a deadly weapon .", "deadly"),
     ],
 )
-def test_an_attempted_killing_or_a_state_of_mind_is_no_killing(text, lemma):
+def test_an_attempted_killing_a_state_of_mind_or_a_weapons_kind_is_no_killing(text, lemma):
     assert [event_type for found, _, event_type in typed(text) if found == lemma] == [None]
 
 
 def test_a_killing_charged_or_done_is_still_typed():
     assert ("murder", "Killing", "killing") in typed("He was charged with murder .")
     assert ("suicide", None, "killing") in typed("She died in an apparent suicide .")
+    assert ("deadly", "killing") in [
+        (lemma, event_type) for lemma, _, event_type in typed("It was a deadly shooting .")
+    ]
 
 
 def test_wordnet_hyponyms_type_words_no_frame_lists():

@@ -224,6 +224,12 @@ def is_attempted(token) -> bool:
     return token.dep_ in ("compound", "xcomp") and token.head.lemma_.lower() in ATTEMPT_LEMMAS
 
 
+def _describes_a_weapon(token) -> bool:
+    """True for "deadly" or "lethal" said of a weapon or of force ("assault with a deadly weapon", "lethal force"):
+    a charge's or a policy's words, no death."""
+    return token.dep_ == "amod" and token.head.lemma_.lower() in WEAPON_WORDS | {"force"}
+
+
 def _fatal_sentence(token) -> bool:
     return any(t.lemma_.lower() in FATAL_CUES for t in token.sent)
 
@@ -271,7 +277,7 @@ def find_event_mentions(annotated: AnnotatedDocument) -> list[EventMention]:
             continue
         if (event_type is not None and is_negated(token)) or token.lower_ in DISPOSITION_WORDS:
             event_type = None
-        if event_type == "killing" and is_attempted(token):
+        if event_type == "killing" and (is_attempted(token) or _describes_a_weapon(token)):
             event_type = None
         mentions.append(
             EventMention(token.i, end, sentence_index[token.sent.start], lemma, frame, event_type, entry.synset)
