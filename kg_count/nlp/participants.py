@@ -639,8 +639,12 @@ def _verb_patients(token, skip: range) -> list:
                 return subjects
     if token.dep_ == "conj" and token.head.pos_ == "VERB":
         return _patients(token.head, skip)
-    if token.dep_ in ("acl", "relcl") and token.head.pos_ in ("NOUN", "PROPN", "PRON"):
-        return [token.head]
+    if (
+        token.dep_ in ("acl", "relcl")
+        and token.head.pos_ in ("NOUN", "PROPN", "PRON")
+        and not any(c.dep_ == "nsubj" for c in token.children)
+    ):
+        return [token.head]  # "a man shot on Friday"; not "two officers who shot a man", who did it
     subjects = [c for c in token.children if c.dep_ == "nsubj" and c.like_num]
     if subjects:
         return subjects
