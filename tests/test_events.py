@@ -35,6 +35,11 @@ def test_types_in_context(text, lemma, frame, event_type):
     assert (lemma, frame, event_type) in typed(text)
 
 
+def test_a_shootings_multiplier_counts_the_shot_unless_its_own_words_tell_of_a_death():
+    assert ("shooting", "Shoot_projectiles", "injuring") in typed("One man is dead after a double shooting .")
+    assert ("shooting", "Shoot_projectiles", "killing") in typed("Police are investigating a fatal double shooting .")
+
+
 def test_shot_alone_is_injuring_until_someone_dies():
     assert ("shoot", "Shoot_projectiles", "injuring") in typed("A teen was shot Saturday night .")
     assert ("shoot", "Shoot_projectiles", "killing") in typed("A teen was shot and later died at the hospital .")

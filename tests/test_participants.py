@@ -33,6 +33,7 @@ def read(body: str, title: str = ""):
         ("Four men were shot and two of them died early Friday .", 2, 2, 0),
         ("When officers arrived , they found a man shot to death .", 1, 0, 0),
         ("Two police officers who shot and killed a man in his home returned to work .", 1, 0, 0),
+        ("One man is dead after a double shooting in the Russell neighborhood .", 1, 0, 0),
         ("A man was killed . A woman also suffered gunshot wounds .", 1, 1, 0),
         ("A man was killed . Two others sustained non-life-threatening injuries .", 1, 2, 0),
         ("Two people were taken to the hospital with gunshot wounds .", 0, 2, 0),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from kg_count.nlp.annotate import AnnotatedDocument
 from kg_count.nlp.lexicon import LexicalEntry, event_lexicon
+from kg_count.nlp.numbers import MULTIPLIERS
 
 FATAL_CUES = {
     "dead",
@@ -230,6 +231,16 @@ def _describes_a_weapon(token) -> bool:
     return token.dep_ == "amod" and token.head.lemma_.lower() in WEAPON_WORDS | {"force"}
 
 
+def _counts_the_shot(token) -> bool:
+    """True for a shooting whose multiplier counts the people shot and whose own words tell of no death ("one dead
+    after a double shooting": the dead are counted apart; not "a fatal double shooting")."""
+    return (
+        token.pos_ == "NOUN"
+        and any(c.dep_ in ("amod", "compound") and c.lower_ in MULTIPLIERS for c in token.children)
+        and not any(t.lemma_.lower() in FATAL_CUES for t in token.subtree)
+    )
+
+
 def _fatal_sentence(token) -> bool:
     return any(t.lemma_.lower() in FATAL_CUES for t in token.sent)
 
@@ -272,7 +283,7 @@ def find_event_mentions(annotated: AnnotatedDocument) -> list[EventMention]:
             if token.pos_ == "NOUN" and token.head.lemma_.lower() in SHOTS_HEARD_HEADS and token.head is not token:
                 event_type = None
             else:
-                event_type = "killing" if _fatal_sentence(token) else "injuring"
+                event_type = "killing" if _fatal_sentence(token) and not _counts_the_shot(token) else "injuring"
         if frame is None and event_type is None:
             continue
         if (event_type is not None and is_negated(token)) or token.lower_ in DISPOSITION_WORDS:
