@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from kg_count.nlp.annotate import AnnotatedDocument
 from kg_count.nlp.lexicon import LexicalEntry, event_lexicon
-from kg_count.nlp.numbers import MULTIPLIERS
+from kg_count.nlp.numbers import multipliers_of
 
 FATAL_CUES = {
     "dead",
@@ -138,6 +138,7 @@ SHOOTING_HEADS = {"open", "return", "exchange", "hold", "cease", "draw", "trade"
 SHOTS_HEARD_HEADS = {"fire", "hear", "ring", "exchange", "report", "sound"}
 SHOOT_LEMMAS = {"shoot", "shooting", "shot", "gunshot", "gunfire", "open fire"}
 ATTEMPT_LEMMAS = {"attempt", "attempted", "try"}  # "attempted murder", "a suicide attempt", "tried to kill"
+WEAPON_OR_FORCE = WEAPON_WORDS | {"force"}  # what "deadly" and "lethal" describe without a death
 DISPOSITION_WORDS = {"suicidal", "homicidal", "murderous"}  # "the suicidal man": a state of mind, no event
 
 
@@ -228,7 +229,7 @@ def is_attempted(token) -> bool:
 def _describes_a_weapon(token) -> bool:
     """True for "deadly" or "lethal" said of a weapon or of force ("assault with a deadly weapon", "lethal force"):
     a charge's or a policy's words, no death."""
-    return token.dep_ == "amod" and token.head.lemma_.lower() in WEAPON_WORDS | {"force"}
+    return token.dep_ == "amod" and token.head.lemma_.lower() in WEAPON_OR_FORCE
 
 
 def _counts_the_shot(token) -> bool:
@@ -236,7 +237,7 @@ def _counts_the_shot(token) -> bool:
     after a double shooting": the dead are counted apart; not "a fatal double shooting")."""
     return (
         token.pos_ == "NOUN"
-        and any(c.dep_ in ("amod", "compound") and c.lower_ in MULTIPLIERS for c in token.children)
+        and bool(multipliers_of(token))
         and not any(t.lemma_.lower() in FATAL_CUES for t in token.subtree)
     )
 

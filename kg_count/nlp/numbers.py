@@ -151,3 +151,8 @@ def _own_count(head) -> int | None:
     if head.tag_ == "NN" and lemma not in ("people", "police", "family"):
         return 1
     return None
+
+
+def multipliers_of(token) -> list:
+    """The multiplier words a noun is modified by ("a triple shooting": [triple]); empty when none."""
+    return [c for c in token.children if c.dep_ in ("amod", "compound") and c.lower_ in MULTIPLIERS]

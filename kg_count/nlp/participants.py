@@ -9,7 +9,7 @@ from typing import Sequence
 from kg_count.geography import gazetteer
 from kg_count.nlp.bylines import byline_start
 from kg_count.nlp.events import EventMention
-from kg_count.nlp.numbers import MULTIPLIERS, RELATIVE_PRONOUNS, count_people, is_person_noun, parse_number
+from kg_count.nlp.numbers import RELATIVE_PRONOUNS, count_people, is_person_noun, multipliers_of, parse_number
 from kg_count.nlp.headline_counts import HeadlineCount, headline_counts
 from kg_count.nlp.places import COMPASS_WORDS, STREET_WORDS, is_common_word, known_place, names_a_street
 from kg_count.settings import settings
@@ -589,7 +589,7 @@ def _patients(token, skip: range = range(0)) -> list:
             numbers = [c for c in token.children if c.dep_ == "nummod" and (parse_number(c.text) or 0) > 1]
             if numbers:
                 return numbers
-        multiplier = [c for c in token.children if c.dep_ in ("amod", "compound") and c.lower_ in MULTIPLIERS]
+        multiplier = multipliers_of(token)
         if multiplier:
             return multiplier
         if token.dep_ == "compound" and token.head.pos_ == "NOUN" and is_person_noun(token.head.lemma_.lower()):
