@@ -60,6 +60,12 @@ def test_stated_counts(body, killed, injured, fired):
     assert (counts.killed, counts.injured, counts.fired) == (killed, injured, fired)
 
 
+def test_the_arrested_are_not_counted_as_the_victims_of_a_verb_joined_to_the_arrest():
+    # the small model joins "killed" to "arrested", whose subject is the suspects
+    _, counts = read("A student was shot and killed Friday .", "2 women arrested after student shot and killed")
+    assert counts.killed == 1
+
+
 def test_a_headlines_bare_participle_counts_its_subject():
     _, counts = read("Police are looking for the shooter .", title="7 men shot at Antioch house")
     assert counts.injured == 7

@@ -616,7 +616,8 @@ def _verb_patients(token, skip: range) -> list:
     """The patients of a verb of harm (``_patients``): its passive subject, the subject of "die", its objects
     (not at ``skip``), a bare participle's counted subject ("7 men shot at house") or its subject where a "by" or a
     verb of finding makes it passive ("Teen shot by uncle", "found a man shot to death"), a relative clause's
-    noun, a number before it."""
+    noun, a number before it. A verb joined to one of arrest or charge does not take its patients: those are the
+    suspects."""
     passive = [c for c in token.children if c.dep_ in ("nsubjpass", "nsubj:pass")]
     if passive and token.dep_ == "relcl" and token.head.pos_ in ("NOUN", "PROPN"):
         passive = [token.head if c.lower_ in RELATIVE_PRONOUNS else c for c in passive]
@@ -637,8 +638,8 @@ def _verb_patients(token, skip: range) -> list:
             subjects = [c for c in token.children if c.dep_ == "nsubj" and c.pos_ in ("NOUN", "PROPN")]
             if subjects:
                 return subjects
-    if token.dep_ == "conj" and token.head.pos_ == "VERB":
-        return _patients(token.head, skip)
+    if token.dep_ == "conj" and token.head.pos_ == "VERB" and token.head.lemma_.lower() not in SUSPECT_CUES:
+        return _patients(token.head, skip)  # not "2 women arrested after student shot and killed", misparsed
     if (
         token.dep_ in ("acl", "relcl")
         and token.head.pos_ in ("NOUN", "PROPN", "PRON")
