@@ -258,8 +258,16 @@ def archive_for(docs: str | os.PathLike, location: str | os.PathLike | None = No
     try:
         archive = build_archive(docs, location, **build)
     except StoreHeld as held:
+        from kg_count.incidents.update.materialise import require_answerable_incidents
+
         logger.warning("%s; answering from the store as its writer's last update left it, without DOCS", held)
-        return open_archive(location)
+        archive = open_archive(location)
+        try:
+            require_answerable_incidents(archive.store)
+        except BaseException:
+            archive.close()
+            raise
+        return archive
     summary = archive.summary
     logger.info("store %s: %d documents already in it, %d added", location, summary.skipped, summary.added)
     warn_of_other_documents(summary.in_store, summary.documents, docs)

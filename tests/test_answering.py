@@ -291,3 +291,20 @@ def test_every_query_of_incidents_reads_the_current_incident_graph():
     queries = [path for path in files("kg_count.queries").rglob("*.rq") if "kgc:Incident" in path.read_text()]
     assert len(queries) >= 5
     assert [path.name for path in queries if f"GRAPH {INCIDENTS_SLOT} {{" not in path.read_text()] == []
+
+
+def test_incidents_grouped_before_document_ids_are_refused_with_the_store_named(tmp_path):
+    from kg_count.errors import StoreError
+    from kg_count.graph.namespaces import KGC
+    from kg_count.incidents.update.materialise import incidents_name_documents, require_answerable_incidents
+
+    data = Dataset()
+    data.parse(FIXTURE, format="trig")
+    with GraphStore(tmp_path / "store") as store:
+        store.dataset.addN(quad for quad in data.quads() if quad[3] is not None and quad[1] != KGC.documentIds)
+        assert not incidents_name_documents(store)
+        with pytest.raises(StoreError, match="kgc:documentIds") as refused:
+            require_answerable_incidents(store)
+        assert str(tmp_path / "store") in str(refused.value)
+        store.dataset.addN(quad for quad in data.quads() if quad[1] == KGC.documentIds)
+        require_answerable_incidents(store)

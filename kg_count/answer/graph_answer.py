@@ -43,7 +43,7 @@ from kg_count.incidents.grouping.incident_match import (
     match_probability,
     shipped_model,
 )
-from kg_count.graph.document_graph import document_id
+from kg_count.graph.document_graph import document_ids_of
 from kg_count.graph.namespaces import KGC
 from kg_count.graph.queries import read_query
 from kg_count.io.answers import SystemAnswer
@@ -177,7 +177,9 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
     city name may have been put in the wrong state) and a full name's last word alone; 3 asks for the asked
     city's state instead; 4 also asks the sibling gun-violence type; 5 drops the asked place and 6 the asked time
     (each otherwise as 1; S1 then prefers the incident nearest to what was asked: ``best_incident``). Returns
-    None when a relaxation does not apply. The place is the question's as read with its text
+    None when a relaxation does not apply. An exact query of one day binds ?date to it (the ``day`` fragment) rather
+    than filtering a range, so that a candidate of another day is dropped at its date, before its other values
+    are read. The place is the question's as read with its text
     (``Question.place``): a question about no US state asks for incidents without one, and the exact query of a
     part of a city ("Chicago (Englewood)") asks for incidents in the part or in the city with a report naming it.
     """
@@ -192,7 +194,10 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
             return None
         event_type = SIBLING_TYPE[event_type]
     fragments, bindings, loosened = [], {"eventType": KGC[event_type]}, False
-    if question.time is not None:
+    if question.time is not None and not relax and question.time.start == question.time.end:
+        fragments.append("day")
+        bindings["date"] = Literal(question.time.start, datatype=XSD.date)
+    elif question.time is not None:
         margin = dt.timedelta(days=near.near_days if relax else 0)
         fragments.append("time_near" if relax else "time")
         bindings["start"] = Literal(question.time.start - margin, datatype=XSD.date)
@@ -248,9 +253,9 @@ def incidents_of_plan(store: GraphStore, plan: tuple[tuple[str, ...], dict] | No
                 state=row.get("state"),
             )
         incident = found[key]
-        documents = row["docs"].split()
+        documents = document_ids_of(row["docs"])
         incident.rows += len(documents)
-        for doc_id in map(document_id, documents):
+        for doc_id in documents:
             if doc_id not in incident.doc_ids:
                 incident.doc_ids.append(doc_id)
         if row.get("role") is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from decimal import Decimal
 from functools import lru_cache
+from typing import Iterable
 from urllib.parse import quote, unquote
 
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
@@ -44,6 +45,17 @@ def document_iri(doc_id: str) -> URIRef:
 def document_id(iri: str) -> str:
     """The document id of a document's IRI (``document_iri`` read back)."""
     return unquote(str(iri).removeprefix(str(DOC)))
+
+
+def document_ids_literal(doc_ids: Iterable[str]) -> Literal:
+    """One literal naming documents by id: each id as it ends its IRI (``document_iri``: percent-encoded, so no
+    space), separated by spaces; ``document_ids_of`` reads it back."""
+    return Literal(" ".join(quote(doc_id, safe="") for doc_id in doc_ids))
+
+
+def document_ids_of(literal: str) -> list[str]:
+    """The document ids of a ``document_ids_literal``, in its order."""
+    return [unquote(part) for part in str(literal).split()]
 
 
 def _mention(graph: set, doc: URIRef, mention: MentionRecord, kind: URIRef) -> URIRef:

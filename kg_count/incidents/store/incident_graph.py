@@ -1,8 +1,9 @@
 """The one place that turns Incidents into triples: the store's incident graph.
 
 Each incident is a kgc:Incident (a sem:Event) with its types, a time estimate with granularity,
-DBpedia places, reconciled counts, its people, prov:wasDerivedFrom its documents, and the reasons of
-its merges (kgc:mergeReason).
+DBpedia places, reconciled counts, its people, prov:wasDerivedFrom its documents (and their ids in one literal,
+kgc:documentIds, which an answer reads in one lookup instead of one a document), and the reasons of its merges
+(kgc:mergeReason).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from urllib.parse import quote
 
 from rdflib import RDF, XSD, Graph, Literal, Namespace, URIRef
 
-from kg_count.graph.document_graph import document_iri
+from kg_count.graph.document_graph import document_ids_literal, document_iri
 from kg_count.graph.namespaces import GEO, GRANULARITY_UNITS, KGC, PROV, SEM, TIME
 from kg_count.incidents.grouping.reconcile import Incident
 from kg_count.geography import iri_coordinates
@@ -96,6 +97,7 @@ def add_incident(graph: Graph | set, incident: Incident) -> URIRef:
                 graph.add((actor, KGC[f"{status}Probability"], Literal(f"{probability:.4f}", datatype=XSD.decimal)))
     for doc_id in incident.doc_ids:
         graph.add((node, PROV.wasDerivedFrom, document_iri(doc_id)))
+    graph.add((node, KGC.documentIds, document_ids_literal(incident.doc_ids)))
     if incident.component:
         graph.add((node, KGC.component, Literal(incident.component)))
     for merge in incident.merges:

@@ -143,10 +143,34 @@ def incidents_for_reading(store: GraphStore) -> None:
     stored = stored_fingerprint(store)
     if stored is None and store.read_only:
         raise StoreError("the store has no incidents yet: `kg-count build` groups them", store.location)
-    if stored is None:
+    if stored is None or (not store.read_only and not incidents_name_documents(store)):
         ensure_incidents(store)
     elif stored != fingerprint(store):
         logger.warning("the store's incidents predate some of its documents; `kg-count build` brings them up to date")
+    require_answerable_incidents(store)
+
+
+def incidents_name_documents(store: GraphStore) -> bool:
+    """Whether the store's incident graph carries each incident's documents in one literal (``kgc:documentIds``,
+    which answering reads): True when its first incident does, or when it has none."""
+    name = INCIDENTS_SLOT
+    first = f"SELECT ?i WHERE {{ GRAPH {name} {{ ?i <{KGC.incidentId}> ?id }} }} LIMIT 1"
+    rows = list(store.values(incident_sparql(store, first)))
+    if not rows:
+        return True
+    ask = f"ASK {{ GRAPH {name} {{ <{rows[0][0]}> <{KGC.documentIds}> ?ids }} }}"
+    return bool(store.query(incident_sparql(store, ask)).askAnswer)
+
+
+def require_answerable_incidents(store: GraphStore) -> None:
+    """StoreError naming the store when its incidents were written by a kg_count before ``kgc:documentIds``
+    (answers would find none of them); a build with this version groups them again."""
+    if not incidents_name_documents(store):
+        raise StoreError(
+            "the store's incidents were grouped by an earlier kg_count and lack kgc:documentIds; "
+            "`kg-count build` with this version groups them again",
+            store.location,
+        )
 
 
 def documents_came(store: GraphStore, built_with: str, saved: tuple[str, dict[str, str]] | None) -> bool:
