@@ -167,6 +167,22 @@ def _place_constraint(location: tuple[str, str], relax: int, fragments: list, bi
     return loosened
 
 
+def _time_constraint(asked, relax: int, fragments: list, bindings: dict) -> None:
+    """Add the asked time's fragment and bindings at relaxation ``relax`` (see ``query_plan``): an exact day binds
+    ?date itself, else a range of dates (widened when relaxed)."""
+    near = settings().answering
+    if not relax and asked.start == asked.end:
+        fragments.append("day")
+        bindings["date"] = Literal(asked.start, datatype=XSD.date)
+        return
+    margin = dt.timedelta(days=near.near_days if relax else 0)
+    fragments.append("time_near" if relax else "time")
+    bindings["start"] = Literal(asked.start - margin, datatype=XSD.date)
+    bindings["end"] = Literal(asked.end + margin, datatype=XSD.date)
+    if relax:
+        bindings["dctEnd"] = Literal(asked.end + dt.timedelta(days=near.dct_days_before), datatype=XSD.date)
+
+
 def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dict] | None:
     """The constraint fragments and variable bindings that express ``question``.
 
@@ -187,24 +203,14 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
         return query_plan(replace(question, location=None), 1) if question.location is not None else None
     if relax == 6:
         return query_plan(replace(question, time=None), 1) if question.time is not None else None
-    near = settings().answering
     event_type = question.event_type
     if relax >= 4:
         if event_type not in SIBLING_TYPE:
             return None
         event_type = SIBLING_TYPE[event_type]
     fragments, bindings, loosened = [], {"eventType": KGC[event_type]}, False
-    if question.time is not None and not relax and question.time.start == question.time.end:
-        fragments.append("day")
-        bindings["date"] = Literal(question.time.start, datatype=XSD.date)
-    elif question.time is not None:
-        margin = dt.timedelta(days=near.near_days if relax else 0)
-        fragments.append("time_near" if relax else "time")
-        bindings["start"] = Literal(question.time.start - margin, datatype=XSD.date)
-        bindings["end"] = Literal(question.time.end + margin, datatype=XSD.date)
-        if relax:
-            dct_end = question.time.end + dt.timedelta(days=near.dct_days_before)
-            bindings["dctEnd"] = Literal(dct_end, datatype=XSD.date)
+    if question.time is not None:
+        _time_constraint(question.time, relax, fragments, bindings)
     if question.location is not None and question.place is not None and question.place.no_state:
         fragments.append("no_state")
     elif question.location is not None and question.location[1]:

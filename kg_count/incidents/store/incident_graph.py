@@ -48,6 +48,26 @@ def add_scores(graph: Graph | set, node: URIRef, incident: Incident) -> None:
         graph.add((node, KGC.evidence, Literal(feature)))
 
 
+def _add_person(graph: Graph | set, node: URIRef, actor: URIRef, person, probabilities: Mapping[str, float]) -> None:
+    """Add one of the incident ``node``'s people as ``actor``: names and their matching keys, age, role, status and
+    the person-status model's ``probabilities`` by status."""
+    graph.add((node, SEM.hasActor, actor))
+    graph.add((actor, RDF.type, KGC.Person))
+    graph.add((actor, KGC.fullName, Literal(person.full_name)))
+    graph.add((actor, KGC.firstName, Literal(person.first_name)))
+    graph.add((actor, KGC.lastName, Literal(person.last_name)))
+    graph.add((actor, KGC.firstNameKey, Literal(name_key(person.first_name))))
+    graph.add((actor, KGC.lastNameKey, Literal(name_key(person.last_name))))
+    for full in {person.full_name, f"{person.first_name} {person.last_name}"}:
+        graph.add((actor, KGC.fullNameKey, Literal(name_key(full))))
+    if person.age is not None:
+        graph.add((actor, KGC.age, Literal(person.age, datatype=XSD.nonNegativeInteger)))
+    graph.add((actor, KGC.role, KGC[person.role]))
+    graph.add((actor, KGC.status, KGC[person.status]))
+    for status, probability in sorted(probabilities.items()):
+        graph.add((actor, KGC[f"{status}Probability"], Literal(f"{probability:.4f}", datatype=XSD.decimal)))
+
+
 def add_incident(graph: Graph | set, incident: Incident) -> URIRef:
     """Add one incident's triples to ``graph`` (a Graph, or a set of triples); return its IRI."""
     node = incident_iri(incident.incident_id)
@@ -78,23 +98,8 @@ def add_incident(graph: Graph | set, incident: Incident) -> URIRef:
     graph.add((node, KGC.firedCount, _count(incident.fired)))
     add_scores(graph, node, incident)
     for n, person in enumerate(incident.people):
-        actor = URIRef(f"{node}#person{n}")
-        graph.add((node, SEM.hasActor, actor))
-        graph.add((actor, RDF.type, KGC.Person))
-        graph.add((actor, KGC.fullName, Literal(person.full_name)))
-        graph.add((actor, KGC.firstName, Literal(person.first_name)))
-        graph.add((actor, KGC.lastName, Literal(person.last_name)))
-        graph.add((actor, KGC.firstNameKey, Literal(name_key(person.first_name))))
-        graph.add((actor, KGC.lastNameKey, Literal(name_key(person.last_name))))
-        for full in {person.full_name, f"{person.first_name} {person.last_name}"}:
-            graph.add((actor, KGC.fullNameKey, Literal(name_key(full))))
-        if person.age is not None:
-            graph.add((actor, KGC.age, Literal(person.age, datatype=XSD.nonNegativeInteger)))
-        graph.add((actor, KGC.role, KGC[person.role]))
-        graph.add((actor, KGC.status, KGC[person.status]))
-        if n < len(incident.status_probabilities):
-            for status, probability in sorted(incident.status_probabilities[n].items()):
-                graph.add((actor, KGC[f"{status}Probability"], Literal(f"{probability:.4f}", datatype=XSD.decimal)))
+        probabilities = incident.status_probabilities[n] if n < len(incident.status_probabilities) else {}
+        _add_person(graph, node, URIRef(f"{node}#person{n}"), person, probabilities)
     for doc_id in incident.doc_ids:
         graph.add((node, PROV.wasDerivedFrom, document_iri(doc_id)))
     graph.add((node, KGC.documentIds, document_ids_literal(incident.doc_ids)))
