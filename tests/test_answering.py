@@ -296,7 +296,11 @@ def test_every_query_of_incidents_reads_the_current_incident_graph():
 def test_incidents_grouped_before_document_ids_are_refused_with_the_store_named(tmp_path):
     from kg_count.errors import StoreError
     from kg_count.graph.namespaces import KGC
-    from kg_count.incidents.update.materialise import incidents_name_documents, require_answerable_incidents
+    from kg_count.incidents.update.materialise import (
+        incidents_for_reading,
+        incidents_name_documents,
+        require_answerable_incidents,
+    )
 
     data = Dataset()
     data.parse(FIXTURE, format="trig")
@@ -306,5 +310,12 @@ def test_incidents_grouped_before_document_ids_are_refused_with_the_store_named(
         with pytest.raises(StoreError, match="kgc:documentIds") as refused:
             require_answerable_incidents(store)
         assert str(tmp_path / "store") in str(refused.value)
+        version = URIRef("http://kg-count.org/incidents/version/1")
+        store.dataset.add((version, KGC.builtFrom, Literal("an earlier grouping"), version))
+    with GraphStore(tmp_path / "store", create=False) as reader:
+        assert reader.read_only
+        with pytest.raises(StoreError, match="kgc:documentIds"):
+            incidents_for_reading(reader)
+    with GraphStore(tmp_path / "store") as store:
         store.dataset.addN(quad for quad in data.quads() if quad[1] == KGC.documentIds)
         require_answerable_incidents(store)

@@ -135,19 +135,27 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
     return len(incidents), True
 
 
+INCIDENTS_BEFORE_DOCUMENT_IDS = (
+    "the store's incidents were grouped by an earlier kg_count and lack kgc:documentIds; "
+    "`kg-count build` with this version groups them again"
+)
+
+
 def incidents_for_reading(store: GraphStore) -> None:
     """What commands that only read a store do before reading incidents: group its reports when it has no incident
-    graph yet (StoreError on a store opened read-only); otherwise leave the graph as the last update left it (an
-    update cut short, or documents added with ``--no-incidents``, leave the incidents before them in place),
-    warning when documents came since."""
+    graph yet, or one grouped before ``kgc:documentIds`` (StoreError on a store opened read-only); otherwise leave
+    the graph as the last update left it (an update cut short, or documents added with ``--no-incidents``, leave
+    the incidents before them in place), warning when documents came since."""
     stored = stored_fingerprint(store)
     if stored is None and store.read_only:
         raise StoreError("the store has no incidents yet: `kg-count build` groups them", store.location)
-    if stored is None or (not store.read_only and not incidents_name_documents(store)):
+    named = stored is not None and incidents_name_documents(store)
+    if not named and store.read_only:
+        raise StoreError(INCIDENTS_BEFORE_DOCUMENT_IDS, store.location)
+    if not named:
         ensure_incidents(store)
     elif stored != fingerprint(store):
         logger.warning("the store's incidents predate some of its documents; `kg-count build` brings them up to date")
-    require_answerable_incidents(store)
 
 
 def incidents_name_documents(store: GraphStore) -> bool:
@@ -166,11 +174,7 @@ def require_answerable_incidents(store: GraphStore) -> None:
     """StoreError naming the store when its incidents were written by a kg_count before ``kgc:documentIds``
     (answers would find none of them); a build with this version groups them again."""
     if not incidents_name_documents(store):
-        raise StoreError(
-            "the store's incidents were grouped by an earlier kg_count and lack kgc:documentIds; "
-            "`kg-count build` with this version groups them again",
-            store.location,
-        )
+        raise StoreError(INCIDENTS_BEFORE_DOCUMENT_IDS, store.location)
 
 
 def documents_came(store: GraphStore, built_with: str, saved: tuple[str, dict[str, str]] | None) -> bool:
