@@ -4,6 +4,7 @@ For every article: is its state, city, incident date (exact day, same month), ki
 counts (each, and both) right for the incident it reports, and which victim names were found. Prints JSON.
 Usage: python benchmarks/measure_extraction.py [--gva DIR] [--limit N] [--records OUT.jsonl]
        python benchmarks/measure_extraction.py --task-dir ../shared/data/semeval2018-task5/trial [--task-dir ...]
+                                               [--records DIR | --from-records DIR]
        python benchmarks/measure_extraction.py --cv [--cache out/gva_docs.spacy]
        python benchmarks/measure_extraction.py --cv --task-dir DIR [--task-dir DIR ...] [--cache ...]
 
@@ -23,6 +24,7 @@ import time
 from pathlib import Path
 
 from kg_count.io.articles import iter_articles
+from kg_count.io.atomic import atomic_writer
 from kg_count.nlp.pipeline import process
 from kg_count.nlp.record import DocumentRecord
 from kg_count.progress import progress
@@ -61,6 +63,22 @@ def cross_validated(args: argparse.Namespace) -> dict:
     return result
 
 
+def task_records(task_dir: Path, articles: dict, args: argparse.Namespace) -> list[DocumentRecord]:
+    """The records of ``task_dir``'s documents that have a GVA record: read from ``<from-records>/<folder>.jsonl``
+    when ``--from-records`` names a folder, else extracted (and written to ``<records>/<folder>.jsonl`` when
+    ``--records`` names one)."""
+    name = f"{task_dir.name}.jsonl"
+    if args.from_records:
+        lines = (args.from_records / name).read_text(encoding="utf-8").splitlines()
+        return [DocumentRecord.from_json(json.loads(line)) for line in lines]
+    documents = [d for d in iter_documents(task_dir / "docs.conll") if d.doc_id in articles]
+    records = list(progress(process(documents), "extracting", total=len(documents), unit="doc"))
+    if args.records:
+        with atomic_writer(args.records / name) as handle:
+            handle.write("".join(json.dumps(r.to_json()) + "\n" for r in records))
+    return records
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gva", type=Path, default=Path("../shared/data/gva-train"))
@@ -81,8 +99,7 @@ def main() -> None:
         results = {}
         for task_dir in args.task_dir:
             articles, incidents = task_articles(task_dir)
-            documents = [d for d in iter_documents(task_dir / "docs.conll") if d.doc_id in articles]
-            records = list(progress(process(documents), "extracting", total=len(documents), unit="doc"))
+            records = task_records(task_dir, articles, args)
             results[task_dir.name] = record_scores(records, articles, incidents)
         print(json.dumps({**results, "seconds": round(time.perf_counter() - started, 1)}, indent=2))
         return

@@ -158,6 +158,17 @@ class QATrainingSettings:
 
 
 @dataclass(frozen=True)
+class StationSettings:
+    """Which stations ``kg-count train stations`` keeps: those with at least ``min_documents`` stories that write
+    their state, ``min_share`` of them in one state (or within ``near_km`` of the middle of their places, for the
+    station's point); and how near a station's point a candidate town lies to be ``near_station``."""
+
+    min_documents: int
+    min_share: float
+    near_km: float
+
+
+@dataclass(frozen=True)
 class TrainingSettings:
     """How ``kg-count train`` fits the models: the search grids, penalties and iteration limits; recorded in
     the manifest for the models they shape."""
@@ -188,6 +199,7 @@ class Settings:
     reading: ReadingSettings
     qa_training: QATrainingSettings
     training: TrainingSettings
+    stations: StationSettings
 
 
 def _is_number(value) -> bool:

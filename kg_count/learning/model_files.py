@@ -40,6 +40,7 @@ class ModelSpec:
 
 
 SHIPPED = {
+    "stations": ModelSpec("stations.json", "stations", ("stations",)),
     "extraction": ModelSpec("extraction.json", "extraction", ("extraction", "training")),
     "coreference": ModelSpec("coreference.json", "coreference", ("clustering", "training")),
     "incident_match": ModelSpec("incident_match.json", "incident-match", ("clustering", "confidence", "training")),

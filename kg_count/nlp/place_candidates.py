@@ -1,5 +1,6 @@
-"""ValueCandidate states and cities of a document: every state named or implied by a place, every place name
-of the dateline, of "City , State" phrases and of the text, with features of where they stand."""
+"""ValueCandidate states and cities of a document: every state named or implied by a place or by a broadcast
+station the text names, every place name of the dateline, of "City , State" phrases and of the text, with features
+of where they stand."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from kg_count.nlp.places import (
     state_mentions,
     unknown_town_dateline,
 )
+from kg_count.nlp.stations import shipped_station_table, station_state_features
 from kg_count.settings import settings
 
 SENTENCE_BOUNDS = (0, 1, 2, 4, 8)
@@ -182,6 +184,26 @@ def _add_colocated_places(cities: dict, states: dict, stated: dict) -> None:
                     cities[other].features.add("near_named_place")
 
 
+def _add_station_places(words: list[str], cities: dict, states: dict, stated: dict) -> None:
+    """Mark the candidate towns that lie within ``[stations] near_km`` of a station ``words`` name (the title and
+    the dateline: the story's publisher; ``stations.StationTable.points``), and their states: ``near_station``. As
+    in ``_add_colocated_places``, only towns of ``COLOCATED_SOURCES`` count, and a town the text writes with its
+    state is looked for there only."""
+    points = shipped_station_table().points_of(words)
+    if not points:
+        return
+    g = gazetteer()
+    near_km = settings().stations.near_km
+    for town, candidate in cities.items():
+        if is_county(town) or not candidate.features & COLOCATED_SOURCES:
+            continue
+        for code in stated.get(town, set()) & g.states_of(town) or g.states_of(town):
+            where = g.coordinates.get((town.lower(), code))
+            if where and any(flat_km(where, point) <= near_km for point in points):
+                merge(states, code, {"near_station"})
+                candidate.features.add("near_station")
+
+
 def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset()) -> PlaceCandidates:
     """The candidates of a spaCy doc whose body starts at token ``body_start``, with the place the
     hand-written order of preference chooses (kg_count.nlp.places.find_place) as ``rule``, a feature of
@@ -206,6 +228,9 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         top = max(votes.values())
         for code, number in votes.items():
             merge(states, code, mention_count_features("named", number) | ({"most_named"} if number == top else set()))
+    publisher = words[: body_start + settings().extraction.dateline_words]  # a title's byline, a dateline's station
+    for code, features in station_state_features(publisher).items():
+        merge(states, code, features)
     stated = _add_datelines(doc, words, body_start, votes, cities, states)
     _add_pairs(words, body_start, byline, sentence, cities, states, stated)
     named = Counter()
@@ -227,6 +252,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         merge(cities, city, mention_count_features("loose", number))
     _add_implied_states(cities, states, named, loose, stated)
     _add_colocated_places(cities, states, stated)
+    _add_station_places(publisher, cities, states, stated)
     if rule is not None:
         if rule.state:
             merge(states, rule.state, {"rule"})

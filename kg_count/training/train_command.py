@@ -2,6 +2,9 @@
 
 The targets and what each reads (``DATA`` is the shared data folder, ``../shared/data`` by default):
 
+- ``stations``: the text of trial's and test-dev's documents (no record, no gold: each story's own "City , State"
+  phrases and state names) -> ``stations.json``, the state each broadcast station reports on; not gva-train's
+  articles, so that the extraction models learn the station evidence on stories the table did not see;
 - ``extraction``: gva-train's articles against their incidents' records -> ``extraction.json``;
 - ``coreference``: gold incidents of SemEval trial and test-dev and of gva-train, over their built stores
   -> ``coreference.json``;
@@ -11,7 +14,8 @@ The targets and what each reads (``DATA`` is the shared data folder, ``../shared
 - ``person-status``: gva-train's participant records over its store -> ``person_status.json``;
 - ``qa``: the four passage scorers from TORQUE, ESTER and TimeBank, and the ESTER answer ranker fitted on
   their cross-validated candidates -> ``qa_*.json``;
-- ``all``: each of these in that order (extraction first: the stores the others read are built with it).
+- ``all``: each of these in that order (stations and extraction first: the stores the others read are built with
+  them).
 
 The stores are built under the work folder (``--work``, default ``~/.cache/kg_count/train``) by the same
 build as ``kg-count build``, so an interrupted run resumes and a second run reuses them. Each model is
@@ -36,7 +40,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-TARGETS = ("extraction", "coreference", "incident-match", "person-status", "qa")
+TARGETS = ("stations", "extraction", "coreference", "incident-match", "person-status", "qa")
 TASK_SETS = ("trial", "test-dev")
 
 
@@ -90,6 +94,29 @@ def _built_store(place: TrainingPlace, name: str) -> Path:
     summary = build_store(docs, store, workers=place.workers)
     logger.info("%s store: %s", name, "; ".join(summary.lines()[:1]))
     return store
+
+
+def train_stations(place: TrainingPlace) -> Path:
+    """Learn the station table from the words of trial's and test-dev's documents; the stations kept, and how
+    many of their stories write a state, in the manifest."""
+    from kg_count.io.conll import iter_documents
+    from kg_count.settings import settings
+    from kg_count.training.station_fitting import station_table
+
+    paths = [place.task(name) / "docs.conll" for name in TASK_SETS]
+    _require_files(*paths)
+    status("learning the stations' states from the task documents' text")
+    limits = settings().stations
+    lead = settings().extraction.dateline_words
+    texts = (
+        (document.words(), document.words("TITLE") + document.words("BODY")[:lead])
+        for path in paths
+        for document in iter_documents(path)
+    )
+    table = station_table(texts, limits.min_documents, limits.min_share, limits.near_km)
+    scores = {"states": len(table.states), "points": len(table.points), "stories": sum(table.documents.values())}
+    data = {name: data_sha256(path) for name, path in zip(TASK_SETS, paths)}
+    return save_shipped_model("stations", table, place.models_dir, data, scores)
 
 
 def train_extraction(place: TrainingPlace) -> Path:
@@ -299,6 +326,7 @@ def train_qa(place: TrainingPlace) -> Path:
 
 
 TRAINERS: dict[str, Callable[[TrainingPlace], Path]] = {
+    "stations": train_stations,
     "extraction": train_extraction,
     "coreference": train_coreference,
     "incident-match": train_incident_match,
