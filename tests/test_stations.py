@@ -6,6 +6,7 @@ import json
 import pytest
 
 from kg_count.geography import gazetteer
+from kg_count.nlp import place_candidates as place_candidates_module
 from kg_count.nlp import stations
 from kg_count.nlp.place_candidates import place_candidates
 from kg_count.nlp.stations import StationTable, call_letters, call_signs
@@ -61,7 +62,9 @@ def test_a_station_is_placed_where_most_of_its_stories_are_set():
 
 
 def test_a_stations_state_is_a_state_candidate_of_a_story_that_names_none(monkeypatch):
-    monkeypatch.setattr(stations, "shipped_station_table", lambda: StationTable({"WKRN": "TN", "KCRA": "CA"}))
+    monkeypatch.setattr(
+        place_candidates_module, "shipped_station_table", lambda: StationTable({"WKRN": "TN", "KCRA": "CA"})
+    )
     title = "Man shot in Antioch - WKRN"
     doc = annotated("A man was shot in Antioch on Friday , police said .", title=title)
     candidates = place_candidates(doc.doc, len(title.split()))
@@ -70,9 +73,9 @@ def test_a_stations_state_is_a_state_candidate_of_a_story_that_names_none(monkey
     assert "CA" not in features or "station" not in features["CA"]
 
 
-def test_two_stations_of_two_states_give_neither_the_lead(monkeypatch):
-    monkeypatch.setattr(stations, "shipped_station_table", lambda: StationTable({"WKRN": "TN", "KCRA": "CA"}))
-    found = stations.station_state_features("WKRN and KCRA reported".split())
+def test_two_stations_of_two_states_give_neither_the_lead():
+    table = StationTable({"WKRN": "TN", "KCRA": "CA"})
+    found = stations.station_state_features(table, call_signs("WKRN and KCRA reported".split()))
     assert found == {"TN": {"station"}, "CA": {"station"}}
 
 
@@ -83,7 +86,7 @@ def test_the_shipped_table_places_stations_in_states():
 
 def test_a_town_near_the_publishing_station_and_its_state_are_near_station(monkeypatch):
     table = StationTable({}, {"WKRN": (36.1659, -86.7844)})  # Nashville
-    monkeypatch.setattr(stations, "shipped_station_table", lambda: table)
+    monkeypatch.setattr(place_candidates_module, "shipped_station_table", lambda: table)
     title = "Teen shot in Antioch - WKRN"
     doc = annotated("A teen was shot in Antioch on Friday , police said .", title=title)
     candidates = place_candidates(doc.doc, len(title.split()))
@@ -93,7 +96,7 @@ def test_a_town_near_the_publishing_station_and_its_state_are_near_station(monke
 
 
 def test_a_station_named_only_deep_in_the_body_is_not_the_publisher(monkeypatch):
-    monkeypatch.setattr(stations, "shipped_station_table", lambda: StationTable({"WKRN": "TN"}))
+    monkeypatch.setattr(place_candidates_module, "shipped_station_table", lambda: StationTable({"WKRN": "TN"}))
     filler = " ".join(["The family said they were grateful for the help of neighbours ."] * 6)
     doc = annotated(f"A man was shot in Antioch on Friday . {filler} He told WKRN he was fine .", title="Man shot")
     candidates = place_candidates(doc.doc, 2)

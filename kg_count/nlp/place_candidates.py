@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Iterator
 
 from kg_count.learning.bins import interval_name
 from kg_count.nlp.bylines import byline_start
@@ -29,7 +30,7 @@ from kg_count.nlp.places import (
     state_mentions,
     unknown_town_dateline,
 )
-from kg_count.nlp.stations import shipped_station_table, station_state_features
+from kg_count.nlp.stations import call_signs, shipped_station_table, station_state_features
 from kg_count.settings import settings
 
 SENTENCE_BOUNDS = (0, 1, 2, 4, 8)
@@ -154,6 +155,18 @@ def _add_implied_states(cities: dict, states: dict, named: Counter, loose: Count
         candidate.features.add(f"cities_here:{interval_name(agreeing[code], (0, 1, 2, 3), closed='above')}")
 
 
+def _named_towns(cities: dict, stated: dict) -> Iterator[tuple[str, ValueCandidate, str]]:
+    """(town, its candidate, a state the gazetteer has it in) for each candidate town a dateline, a "City , State"
+    phrase or the entity recogniser names (``COLOCATED_SOURCES``; no county), in each of its states; a town the
+    text writes with its state (``stated``: city -> states) in those states only."""
+    g = gazetteer()
+    for town, candidate in cities.items():
+        if is_county(town) or not candidate.features & COLOCATED_SOURCES:
+            continue
+        for code in stated.get(town, set()) & g.states_of(town) or g.states_of(town):
+            yield town, candidate, code
+
+
 def _add_colocated_places(cities: dict, states: dict, stated: dict) -> None:
     """Mark the states where the text's places fit together, and the cities that fit: a candidate town lying in a
     county the text names ("Deer Lodge" and "Morgan County": Tennessee; not Perry in Perry County) gives its state
@@ -165,15 +178,12 @@ def _add_colocated_places(cities: dict, states: dict, stated: dict) -> None:
     g = gazetteer()
     counties = {city.lower() for city in cities if is_county(city)}
     towns_in: dict[str, dict[str, str]] = {}
-    for town, candidate in cities.items():
-        if is_county(town) or not candidate.features & COLOCATED_SOURCES:
-            continue
+    for town, candidate, code in _named_towns(cities, stated):
         own_counties = {f"{town.lower()} {kind}" for kind in ("county", "parish")}
-        for code in stated.get(town, set()) & g.states_of(town) or g.states_of(town):
-            towns_in.setdefault(code, {}).setdefault(full_saint(town).lower(), town)  # "St. Vincent" is "Saint Vincent"
-            if (counties - own_counties) & g.counties.get((town.lower(), code), set()):
-                merge(states, code, {"county_holds_city"})
-                candidate.features.add("in_named_county")
+        towns_in.setdefault(code, {}).setdefault(full_saint(town).lower(), town)  # "St. Vincent" is "Saint Vincent"
+        if (counties - own_counties) & g.counties.get((town.lower(), code), set()):
+            merge(states, code, {"county_holds_city"})
+            candidate.features.add("in_named_county")
     for code, towns in towns_in.items():
         located = [(town, point) for town in towns.values() if (point := g.coordinates.get((town.lower(), code)))]
         for i, (town, point) in enumerate(located):
@@ -184,24 +194,17 @@ def _add_colocated_places(cities: dict, states: dict, stated: dict) -> None:
                     cities[other].features.add("near_named_place")
 
 
-def _add_station_places(words: list[str], cities: dict, states: dict, stated: dict) -> None:
-    """Mark the candidate towns that lie within ``[stations] near_km`` of a station ``words`` name (the title and
-    the dateline: the story's publisher; ``stations.StationTable.points``), and their states: ``near_station``. As
-    in ``_add_colocated_places``, only towns of ``COLOCATED_SOURCES`` count, and a town the text writes with its
-    state is looked for there only."""
-    points = shipped_station_table().points_of(words)
-    if not points:
-        return
-    g = gazetteer()
+def _add_station_places(points: list[tuple[float, float]], cities: dict, states: dict, stated: dict) -> None:
+    """Mark the named candidate towns (``_named_towns``) that lie within ``[stations] near_km`` of one of the
+    ``points`` of the stations publishing the story (``stations.StationTable.points``), and their states:
+    ``near_station``."""
+    coordinates = gazetteer().coordinates
     near_km = settings().stations.near_km
-    for town, candidate in cities.items():
-        if is_county(town) or not candidate.features & COLOCATED_SOURCES:
-            continue
-        for code in stated.get(town, set()) & g.states_of(town) or g.states_of(town):
-            where = g.coordinates.get((town.lower(), code))
-            if where and any(flat_km(where, point) <= near_km for point in points):
-                merge(states, code, {"near_station"})
-                candidate.features.add("near_station")
+    for town, candidate, code in _named_towns(cities, stated) if points else ():
+        where = coordinates.get((town.lower(), code))
+        if where and any(flat_km(where, point) <= near_km for point in points):
+            merge(states, code, {"near_station"})
+            candidate.features.add("near_station")
 
 
 def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset()) -> PlaceCandidates:
@@ -228,8 +231,9 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         top = max(votes.values())
         for code, number in votes.items():
             merge(states, code, mention_count_features("named", number) | ({"most_named"} if number == top else set()))
-    publisher = words[: body_start + settings().extraction.dateline_words]  # a title's byline, a dateline's station
-    for code, features in station_state_features(publisher).items():
+    stations = shipped_station_table()
+    publishers = call_signs(words[: body_start + settings().extraction.dateline_words])  # the title's, the dateline's
+    for code, features in station_state_features(stations, publishers).items():
         merge(states, code, features)
     stated = _add_datelines(doc, words, body_start, votes, cities, states)
     _add_pairs(words, body_start, byline, sentence, cities, states, stated)
@@ -252,7 +256,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         merge(cities, city, mention_count_features("loose", number))
     _add_implied_states(cities, states, named, loose, stated)
     _add_colocated_places(cities, states, stated)
-    _add_station_places(publisher, cities, states, stated)
+    _add_station_places(stations.points_of(publishers), cities, states, stated)
     if rule is not None:
         if rule.state:
             merge(states, rule.state, {"rule"})

@@ -67,13 +67,14 @@ class StationTable:
             {sign: int(entry["documents"]) for sign, entry in stations.items()},
         )
 
-    def votes(self, words: Iterable[str]) -> Counter:
-        """How many of the stations ``words`` name the table places in each state (postal code -> stations)."""
-        return Counter(self.states[sign] for sign in call_signs(words) if sign in self.states)
+    def votes(self, signs: Iterable[str]) -> Counter:
+        """How many of the stations of call letters ``signs`` (``call_signs``) the table places in each state
+        (postal code -> stations)."""
+        return Counter(self.states[sign] for sign in signs if sign in self.states)
 
-    def points_of(self, words: Iterable[str]) -> list[tuple[float, float]]:
-        """The points of the stations ``words`` name that the table has one for."""
-        return [self.points[sign] for sign in sorted(call_signs(words)) if sign in self.points]
+    def points_of(self, signs: Iterable[str]) -> list[tuple[float, float]]:
+        """The points of the stations of call letters ``signs`` that the table has one for."""
+        return [self.points[sign] for sign in sorted(signs) if sign in self.points]
 
 
 def shipped_station_table() -> StationTable:
@@ -82,10 +83,10 @@ def shipped_station_table() -> StationTable:
     return load_shipped_model("stations", StationTable.from_json)
 
 
-def station_state_features(words: list[str]) -> dict[str, set[str]]:
-    """The state candidates the stations ``words`` name imply, with features: ``station`` for every state one
-    of them reports on, ``station:top`` for the state most of them do (when one state leads)."""
-    votes = shipped_station_table().votes(words)
+def station_state_features(table: StationTable, signs: Iterable[str]) -> dict[str, set[str]]:
+    """The state candidates the stations of call letters ``signs`` imply by ``table``, with features: ``station``
+    for every state one of them reports on, ``station:top`` for the state most of them do (when one state leads)."""
+    votes = table.votes(signs)
     ranked = votes.most_common(2)
     found = {code: {"station"} for code in votes}
     if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
