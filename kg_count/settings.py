@@ -46,6 +46,7 @@ class ExtractionSettings:
     """What one document's record says: dates, counts, ages and which words type an event."""
 
     earliest_days_before_dct: int
+    future_date_days: int
     max_people: int
     max_age: int
     hyponym_depth: int

@@ -33,26 +33,36 @@ def test_date_candidates_are_stated_days_and_the_days_before_the_dct():
             doc.doc, times, events, DCT, body_start(doc), rule, {e.start: e.event_type for e in typed}
         )
     }
-    # the DCT and three days before it; "Jan. 30" resolves to the last one before the DCT
+    # the DCT and three days before it; "Jan. 30" is the coming hearing, after the DCT: no candidate
     assert set(candidates) == {
         dt.date(2017, 1, 23),
         DCT,
         dt.date(2017, 1, 24),
         dt.date(2017, 1, 22),
-        dt.date(2016, 1, 30),
     }
     monday = candidates[dt.date(2017, 1, 23)]
     assert {
         "stated",
         "event_sentence",
         "kind:weekday",
-        "latest",
+        "part:night",
+        "earliest",
         "rule",
         "first_stated",
         "dct-2",
         "governor:injuring",
     } <= monday
     assert {"unstated", "dct-0", "before_dct:<=0"} <= candidates[DCT]
+    assert not any("&breaking" in feature for features in candidates.values() for feature in features)
+
+
+def test_breaking_news_marks_the_dct_candidates():
+    doc = annotated("A man was shot at 9 p.m. on Main Street . | This is a developing story .", title="Man shot")
+    times = find_time_mentions(doc.doc, DCT)
+    assert times == []  # a clock time alone names no day
+    rule = incident_date(times, set(), DCT)
+    candidates = {c.value: c.features for c in date_candidates(doc.doc, times, set(), DCT, body_start(doc), rule)}
+    assert "dct-0&breaking" in candidates[DCT] and "dct-1&breaking" in candidates[DCT - dt.timedelta(days=1)]
 
 
 def test_place_candidates_keep_the_dateline_and_later_cities():

@@ -33,9 +33,25 @@ def test_resolve(text, date, granularity):
     assert resolve(text, DCT) == (date, granularity)
 
 
-@pytest.mark.parametrize("text", ["29-year", "three years", "the 1990s"])
+@pytest.mark.parametrize("text", ["29-year", "three years", "the 1990s", "9 p.m.", "about 1:30 p.m.", "12:45", "24/7"])
 def test_not_dates(text):
+    """Ages, durations, a clock time alone (it names no day) and a day/month that no American date is."""
     assert resolve(text, DCT) is None
+
+
+@pytest.mark.parametrize(
+    "text, date",
+    [
+        ("Jan. 27", dt.date(2017, 1, 27)),  # a hearing two days ahead, not 27 January 2016
+        ("Wednesday , January 25 , at 5:12 pm", DCT),  # an afternoon hour on the DCT kept the year
+        ("March 20", dt.date(2017, 3, 20)),
+        ("Feb. 2 , 2016", dt.date(2016, 2, 2)),  # a stated year is kept
+        ("May 3", dt.date(2016, 5, 3)),  # far ahead: last year's
+        ("Tuesday at 9 p.m.", dt.date(2017, 1, 24)),
+    ],
+)
+def test_month_and_day_near_the_dct_keep_its_year(text, date):
+    assert resolve(text, DCT) == (date, "day")
 
 
 def test_joined_spans_and_incident_date_from_event_sentence():

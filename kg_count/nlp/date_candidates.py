@@ -19,6 +19,8 @@ from kg_count.settings import settings
 from kg_count.nlp.times import RELATIVE_DAYS, WEEKDAYS, IncidentDate, TimeMention
 
 DAY_BOUNDS = (0, 1, 2, 3, 7, 14, 31, 90)
+DAY_PARTS = ("early", "late", "morning", "afternoon", "evening", "night", "midnight", "overnight")
+SAME_DAY_NEWS = re.compile(r"\b(developing story|breaking news|refresh|check back|more details as|will update)\b", re.I)
 
 
 def _kind(text: str) -> str:
@@ -51,6 +53,7 @@ def _mention_features(
     if before in ("on", "since", "until", "by", "from", "through", "before", "after"):
         features.add(f"after:{before}")
     features |= sentence_cues(span.sent)
+    features |= {f"part:{part}" for part in DAY_PARTS if re.search(rf"\b{part}\b", mention.text.lower())}
     features.add(f"head:{root.head.lemma_.lower()}" if root.head is not root else "head:none")
     return features
 
@@ -66,9 +69,10 @@ def date_candidates(
 ) -> list[ValueCandidate]:
     """Every day-level date of ``times`` ("stated"), the DCT and the days before it ([extraction]
     dct_candidate_days in all), the rule's date when it is coarser than a day ("coarse"), each with
-    the features of its mentions (kind of expression, sentence, title, event sentence, cue words,
+    the features of its mentions (kind of expression, part of the day, sentence, title, event sentence, cue words,
     syntactic head, whether a typed event (``event_types``: its type by the token it starts at) or a
-    follow-up cue governs it), its distance to the DCT, its weekday, its order among the dates and
+    follow-up cue governs it), whether the story says it is breaking news (on the DCT candidates), its distance
+    to the DCT, its weekday, its order among the dates and
     whether the rule chose it."""
     candidates: dict = {}
     counts: dict = {}
@@ -77,8 +81,10 @@ def date_candidates(
             continue
         merge(candidates, mention.date, _mention_features(doc, mention, body_start, event_sentences, event_types or {}))
         counts[mention.date] = counts.get(mention.date, 0) + 1
+    same_day_news = bool(SAME_DAY_NEWS.search(doc.text))
     for offset in range(settings().extraction.dct_candidate_days):
-        merge(candidates, dct - dt.timedelta(days=offset), {f"dct-{offset}"})
+        breaking = {f"dct-{offset}&breaking"} if same_day_news else set()
+        merge(candidates, dct - dt.timedelta(days=offset), {f"dct-{offset}"} | breaking)
     if rule.granularity != "day":
         merge(candidates, rule.date, {"coarse", f"coarse:{rule.granularity}"})
     stated = sorted(counts)

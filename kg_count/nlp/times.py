@@ -47,6 +47,8 @@ NOT_A_DATE = re.compile(
     r"\bold\b|\bage\b|\d+s\b|\bseason|\bnow\b|\bcentury\b",
     re.I,
 )
+CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:a m|p m|am|pm|o'clock)(?![a-z])|\b\d{1,2}:\d{2}\b")
+MONTH_DAY_SLASH = re.compile(r"\b(\d{1,2})/\d{1,2}\b")
 PUBLICATION_STAMP = re.compile(r"\b\d{4}\b.*\d{1,2}:\d{2}|\b(posted|updated|published|last modified)\b", re.I)
 
 
@@ -118,7 +120,11 @@ def resolve(text: str, dct: dt.date) -> tuple[dt.date, str] | None:
             if day == dct and re.search(rf"\blast {weekday}\b", lowered):  # "last Friday", said on a Friday
                 day -= dt.timedelta(days=7)
             return day, "day"
-    if not re.search(r"\d|" + "|".join(MONTHS) + "|" + "|".join(MONTH_ABBREVIATIONS) + r"|ago|last", lowered):
+    without_clock = CLOCK_TIME.sub(" ", lowered)  # "9 p.m." alone names no day
+    if not re.search(r"\d|" + "|".join(MONTHS) + "|" + "|".join(MONTH_ABBREVIATIONS) + r"|ago|last", without_clock):
+        return None
+    slash = MONTH_DAY_SLASH.search(lowered)
+    if slash and int(slash.group(1)) > 12:  # American dates are month/day: "24/7" is no date
         return None
     import dateparser
 
@@ -131,7 +137,22 @@ def resolve(text: str, dct: dt.date) -> tuple[dt.date, str] | None:
     if parsed is None:
         return None
     granularity = "week" if "week" in lowered else "day" if "ago" in lowered else _granularity(lowered)
-    return parsed.date(), granularity
+    return _coming_date(parsed.date(), dct, lowered, granularity), granularity
+
+
+def _coming_date(date: dt.date, dct: dt.date, lowered: str, granularity: str) -> dt.date:
+    """A month and day without a year that dateparser put in the year before the DCT is the coming date in the
+    DCT's year when that lies on the DCT or at most [extraction] future_date_days after it ("a hearing on March 12",
+    said on March 10); otherwise ``date`` unchanged."""
+    if granularity != "day" or re.search(r"\b\d{4}\b|\bago\b|\blast\b", lowered) or date >= dct:
+        return date
+    try:
+        coming = date.replace(year=date.year + 1)
+    except ValueError:  # 29 February
+        return date
+    if 0 <= (coming - dct).days <= settings().extraction.future_date_days:
+        return coming
+    return date
 
 
 def find_time_mentions(doc, dct: dt.date) -> list[TimeMention]:
