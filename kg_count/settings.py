@@ -51,6 +51,7 @@ class ExtractionSettings:
     max_age: int
     hyponym_depth: int
     ranker_l2: float
+    someone_harmed: bool
     dct_candidate_days: int
     follow_up_days: int
     follow_up_high: float

@@ -67,6 +67,26 @@ def test_counts(body, killed, injured):
     assert (report.killed, report.injured) == (killed, injured)
 
 
+CRITICAL = (
+    "A Silver City man is in critical condition with major head trauma after accidentally shooting himself in the "
+    "head with his loaded pistol . | Police found the victim lying on the couch with an open wound to his head ."
+)
+
+
+def test_someone_shot_whose_death_is_not_told_is_injured(monkeypatch, tmp_path):
+    """Each count model alone reads this story as no one killed and no one injured; chosen together, the
+    stated shooting makes one injured. With [extraction] someone_harmed off the slots are chosen alone."""
+    report = record(CRITICAL, "Man in critical condition after accidental shooting")
+    assert (report.killed, report.injured) == (0, 1)
+    from kg_count.settings import SETTINGS_ENV
+
+    path = tmp_path / "settings.toml"
+    path.write_text("[extraction]\nsomeone_harmed = false\n", encoding="utf-8")
+    monkeypatch.setenv(SETTINGS_ENV, str(path))
+    alone = record(CRITICAL, "Man in critical condition after accidental shooting")
+    assert (alone.killed, alone.injured) == (0, 0)
+
+
 def test_the_follow_up_probability_is_in_the_document_graph():
     report = record("A man was shot and killed Monday night .")
     graph = document_graph(report)
