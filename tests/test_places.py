@@ -276,3 +276,12 @@ def test_a_name_taken_for_a_person_is_a_place_before_an_agency_word():
 def test_a_name_ending_in_a_street_word_is_a_street():
     doc = annotated("The shooting happened on Lorenz Boulevard near West Street on Friday .", title="Six shot at party")
     assert all(name != "Street" for name, _ in place_names(doc.doc))
+
+
+def test_a_namesakes_state_carries_its_share_of_the_names_population():
+    from kg_count.nlp.place_candidates import city_state_candidates
+
+    features = dict(city_state_candidates("kansas city"))
+    assert {"city_state:most_populous", "city_state:share:<=0.9"} <= features["MO"]
+    assert {"city_state:few", "city_state:share:<=0.3"} <= features["KS"]
+    assert dict(city_state_candidates("kansas city", {"KS"})) == {"KS": {"city_state:only"}}

@@ -348,9 +348,13 @@ def city_strength(features: set[str], mentions: int) -> set[str]:
     return strength
 
 
+SHARE_BOUNDS = (0.1, 0.3, 0.5, 0.7, 0.9)  # a namesake's share of the population of every place of its name
+
+
 def city_state_candidates(city: str, stated: set[str] | None = None) -> list[tuple[str, set[str]]]:
     """The states a city name may be in, with features: the only one, or the most populous one, or one of
-    few; nothing for names of more than three states but the most populous. With ``stated`` (the states the
+    few, the last two with the share of the name's population the state holds ("Kansas City": Missouri 0.76,
+    Kansas 0.24); nothing for names of more than three states but the most populous. With ``stated`` (the states the
     text writes the city with), only those of them the gazetteer has it in, each the only one."""
     g = gazetteer()
     if stated:
@@ -360,14 +364,18 @@ def city_state_candidates(city: str, stated: set[str] | None = None) -> list[tup
         return []
     populations = {s: g.population.get((city.lower(), s), 0) for s in states}
     top = max(states, key=lambda s: populations[s])
+    total = sum(populations.values())
     found = []
     for code in states:
+        share = set()
+        if total:
+            share.add(f"city_state:share:{interval_name(populations[code] / total, SHARE_BOUNDS, closed='above')}")
         if len(states) == 1:
             found.append((code, {"city_state:only"}))
         elif code == top and populations[top] > 0:
-            found.append((code, {"city_state:most_populous"}))
+            found.append((code, {"city_state:most_populous"} | share))
         elif len(states) <= 3:
-            found.append((code, {"city_state:few"}))
+            found.append((code, {"city_state:few"} | share))
     return found
 
 
