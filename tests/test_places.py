@@ -285,3 +285,14 @@ def test_a_namesakes_state_carries_its_share_of_the_names_population():
     assert {"city_state:most_populous", "city_state:share:<=0.9"} <= features["MO"]
     assert {"city_state:few", "city_state:share:<=0.3"} <= features["KS"]
     assert dict(city_state_candidates("kansas city", {"KS"})) == {"KS": {"city_state:only"}}
+
+
+def test_a_rare_word_after_in_is_the_town_it_names():
+    """"Hazelwood" is a word (WordNet's hazel wood) and spaCy tags it an organisation; after "in", seldom used and
+    ending the name, it is the Missouri town. "Polo" begins a longer name and stays no place."""
+    from kg_count.nlp.place_candidates import loose_place_mentions
+
+    named = [name for name, _, _ in loose_place_mentions(annotated("A woman was fatally shot in Hazelwood .").doc)]
+    assert "Hazelwood" in named
+    apartments = annotated("A man shot himself in Polo Run Apartments early Thursday .").doc
+    assert "Polo" not in [name for name, _, _ in loose_place_mentions(apartments)]

@@ -287,10 +287,13 @@ def loose_place_mentions(doc) -> list[tuple[str, int, set[str]]]:
             if any(t.i in street for t in span):
                 continue
             name = " ".join(t.text for t in span)
-            if not known_place(name) or (length == 1 and is_common_word(name)):
+            before = tokens[i - 1].lower_ if i else ""
+            following = tokens[i + length].text if i + length < len(tokens) else ""
+            if not known_place(name) or (
+                length == 1 and is_common_word(name) and not _rare_word_placed(name, before, following)
+            ):
                 continue
             after = tokens[i + length].lower_ if i + length < len(tokens) else ""
-            before = tokens[i - 1].lower_ if i else ""
             features = {"loose", f"loose_ent:{span[0].ent_type_ or 'none'}", f"loose_words:{length}"}
             if before in PLACE_PREPOSITIONS:
                 features.add(f"loose_after:{before}")
@@ -303,6 +306,13 @@ def loose_place_mentions(doc) -> list[tuple[str, int, set[str]]]:
             break
         i += 1
     return found
+
+
+def _rare_word_placed(name: str, before: str, following: str) -> bool:
+    """Whether a one-word place name that is also a word (``is_common_word``) reads as the place: a word seldom
+    used (not ``in_common_use``) after "in" and not the first of a longer name ("shot in Hazelwood"; not "in
+    Brush", not "in Polo Run Apartments")."""
+    return before == "in" and not following[:1].isupper() and not in_common_use(name)
 
 
 def street_name_tokens(tokens: list) -> set[int]:
