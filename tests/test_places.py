@@ -288,7 +288,7 @@ def test_a_namesakes_state_carries_its_share_of_the_names_population():
 
 
 def test_a_rare_word_after_in_is_the_town_it_names():
-    """"Hazelwood" is a word (WordNet's hazel wood) and spaCy tags it an organisation; after "in", seldom used and
+    """Hazelwood is also a word (WordNet's hazel wood) and spaCy tags it an organisation; after "in", seldom used and
     ending the name, it is the Missouri town. "Polo" begins a longer name and stays no place."""
     from kg_count.nlp.place_candidates import loose_place_mentions
 
