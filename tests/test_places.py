@@ -3,7 +3,7 @@
 import pytest
 
 from kg_count.geography import city_iri, resolve_state, state_iri
-from kg_count.nlp.place_candidates import place_candidates
+from kg_count.nlp.place_candidates import city_state_candidates, loose_place_mentions, place_candidates
 from kg_count.nlp.places import city_state_pairs, dateline, find_place, mentioned_places, place_names, state_votes
 from tests.helpers import annotated
 
@@ -279,8 +279,6 @@ def test_a_name_ending_in_a_street_word_is_a_street():
 
 
 def test_a_namesakes_state_carries_its_share_of_the_names_population():
-    from kg_count.nlp.place_candidates import city_state_candidates
-
     features = dict(city_state_candidates("kansas city"))
     assert {"city_state:most_populous", "city_state:share:<=0.9"} <= features["MO"]
     assert {"city_state:few", "city_state:share:<=0.3"} <= features["KS"]
@@ -290,8 +288,6 @@ def test_a_namesakes_state_carries_its_share_of_the_names_population():
 def test_a_rare_word_after_in_is_the_town_it_names():
     """Hazelwood is also a word (WordNet's hazel wood) and spaCy tags it an organisation; after "in", seldom used and
     ending the name, it is the Missouri town. "Polo" begins a longer name and stays no place."""
-    from kg_count.nlp.place_candidates import loose_place_mentions
-
     named = [name for name, _, _ in loose_place_mentions(annotated("A woman was fatally shot in Hazelwood .").doc)]
     assert "Hazelwood" in named
     apartments = annotated("A man shot himself in Polo Run Apartments early Thursday .").doc

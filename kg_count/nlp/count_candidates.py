@@ -12,6 +12,9 @@ from kg_count.nlp.candidate_features import ValueCandidate, merge
 from kg_count.nlp.participants import INJURED_EXPLICITLY, CountStatement
 
 LEAD_SENTENCES = 6
+HARM_EVIDENCE = frozenset(
+    {"rule", "explicit", "shot_total", "stated:title", "stated:lead", "stated:later", "minus_other", "shot_minus_other"}
+)  # the features of a candidate count that say the text states the value (a statement, the rule, the people shot)
 SHOOT_LEMMAS = {"shoot", "shot"}
 HARM_WORDS = {
     "kill",

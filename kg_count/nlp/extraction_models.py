@@ -18,6 +18,7 @@ from kg_count.geography import gazetteer, postal_city, sole_city
 from kg_count.learning.linear_model import LinearModel
 from kg_count.learning.model_files import load_shipped_model
 from kg_count.nlp.candidate_features import ValueCandidate
+from kg_count.nlp.count_candidates import HARM_EVIDENCE
 from kg_count.nlp.place_candidates import PlaceCandidates, city_in_state_features
 from kg_count.nlp.places import Place
 from kg_count.nlp.times import IncidentDate
@@ -27,9 +28,6 @@ logger = logging.getLogger(__name__)
 
 SLOTS = ("follow_up", "date", "state", "city", "killed", "injured")
 COUNT_ANCHOR = "value:"
-HARM_EVIDENCE = frozenset(
-    {"rule", "explicit", "shot_total", "stated:title", "stated:lead", "stated:later", "minus_other", "shot_minus_other"}
-)  # count candidate features that say the text states the value
 TRAINED_WITH = ("ranker_l2", "follow_up_days", "dct_candidate_days")  # the [extraction] settings a model depends on
 CROSSED = (
     "before_dct",

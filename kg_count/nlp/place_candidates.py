@@ -293,7 +293,7 @@ def loose_place_mentions(doc) -> list[tuple[str, int, set[str]]]:
                 length == 1 and is_common_word(name) and not _rare_word_placed(name, before, following)
             ):
                 continue
-            after = tokens[i + length].lower_ if i + length < len(tokens) else ""
+            after = following.lower()
             features = {"loose", f"loose_ent:{span[0].ent_type_ or 'none'}", f"loose_words:{length}"}
             if before in PLACE_PREPOSITIONS:
                 features.add(f"loose_after:{before}")
