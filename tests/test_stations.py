@@ -10,7 +10,7 @@ from kg_count.nlp import place_candidates as place_candidates_module
 from kg_count.nlp import stations
 from kg_count.nlp.place_candidates import place_candidates
 from kg_count.nlp.stations import StationTable, call_letters, call_signs
-from kg_count.training.station_fitting import station_table, stated_state
+from kg_count.training.station_fitting import byline_home, station_table, stated_state
 from tests.helpers import annotated
 
 
@@ -40,6 +40,28 @@ def test_the_stated_state_is_the_one_named_most_and_none_on_a_tie():
     assert stated_state("NASHVILLE , Tenn. — A Tennessee man , of Bowling Green , Ky.".split()) == "TN"
     assert stated_state("A man from Bowling Green , Ky. was shot in Nashville , Tenn.".split()) is None
     assert stated_state("A man was shot .".split()) is None
+
+
+@pytest.mark.parametrize(
+    "title, home",
+    [
+        ("Juvenile dies in Montgomery shooting - WTVM.com - Columbus , GA News Weather & Sports", ("Columbus", "GA")),
+        ("Teen shot in Mosby Court - NBC12 - WWBT - Richmond , VA News On Your Side", ("Richmond", "VA")),
+        ("Shooting on Abercorn St. - WTOC - TV : Savannah , Beaufort , SC , News", None),  # a market of two states
+        ("Man shot in Columbus , GA - a story with no byline", None),
+    ],
+)
+def test_the_byline_writes_the_station_home(title, home):
+    assert byline_home(title.split()) == home
+
+
+def test_a_station_whose_byline_writes_its_home_is_placed_there_whatever_its_stories_name():
+    stories = [
+        f"Man shot in Phenix City , Ala. - WTVM.com - Columbus , GA News A man in Phenix City , Ala. was shot . {n}"
+        for n in range(3)
+    ]
+    table = station_table(((story.split(), story.split()) for story in stories), min_documents=3, min_share=0.75)
+    assert table.states == {"WTVM": "GA"}
 
 
 def test_a_station_is_placed_where_most_of_its_stories_are_set():

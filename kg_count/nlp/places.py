@@ -67,7 +67,7 @@ def _state_at(words: list[str], i: int) -> tuple[str | None, int]:
     return None, 0
 
 
-def _city_before(words: list[str], comma: int, state: str) -> str | None:
+def city_before(words: list[str], comma: int, state: str) -> str | None:
     """The longest run of one to four capitalised words before ``comma`` that is a place in ``state``."""
     g = gazetteer()
     for length in (4, 3, 2, 1):
@@ -117,7 +117,7 @@ def dateline(words: list[str]) -> Place | None:
                         if g.states_of(name):
                             return Place(name, None, "dateline")
                 if state and (_is_caps(run[0]) or begin == 0):
-                    city = _city_before(words, end, state)
+                    city = city_before(words, end, state)
                     if city:
                         return Place(city, state, "dateline")
             elif following in DATELINE_END and all(_is_caps(w) for w in run):
@@ -145,7 +145,7 @@ def unknown_town_dateline(words: list[str]) -> tuple[str, str] | None:
             if not _is_caps(w):
                 break
             run.insert(0, w)
-        if run and not _city_before(words, comma, state):
+        if run and not city_before(words, comma, state):
             return " ".join(run).title(), state
     return None
 
@@ -158,7 +158,7 @@ def city_state_mentions(words: list[str]) -> list[tuple[str, str, int]]:
             continue
         state, _ = _state_at(words, comma + 1)
         if state:
-            city = _city_before(words, comma, state)
+            city = city_before(words, comma, state)
             if city:
                 found.append((city, state, comma))
     return found

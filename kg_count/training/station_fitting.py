@@ -3,7 +3,10 @@ the stories naming it write, and its point the middle of the places they write, 
 
 No record is read: a story's state is the one its "City , State" phrases and state names name most
 (``stated_state``), its place the first "City , State" phrase in that state (``stated_point``), so the table can
-be learned from any news archive, the task's own documents included.
+be learned from any news archive, the task's own documents included. Where the title's publisher byline writes
+the station's own market ("- WTVM.com - Columbus , GA News Weather & Sports", ``byline_home``), that market is
+the story's state and place for the station instead: the byline names where the station stands, the story where
+the incident happened.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from collections import Counter, defaultdict
 from typing import Iterable
 
 from kg_count.geography import flat_km, gazetteer
-from kg_count.nlp.places import city_state_mentions, state_mentions
+from kg_count.nlp.bylines import byline_start
+from kg_count.nlp.places import city_before, city_state_mentions, state_mentions
 from kg_count.nlp.stations import StationTable, call_signs
 
 
@@ -38,6 +42,22 @@ def stated_point(words: list[str], state: str) -> tuple[float, float] | None:
     return None
 
 
+def byline_home(publisher: list[str]) -> tuple[str, str] | None:
+    """The (city, postal code) of the first "City , ST" the publisher byline of ``publisher`` (a title and the
+    words after it) writes with a two-capital postal code, which may stand before the publisher's own words
+    ("- WTVM.com - Columbus , GA News", "- NBC12 - WWBT - Richmond , VA"); None when there is none, or when the
+    city ends a list of a market's cities that may lie in other states ("Savannah , Beaufort , SC")."""
+    codes = gazetteer().state_names
+    for comma in range(byline_start(publisher, len(publisher)) + 1, len(publisher) - 1):
+        code = publisher[comma + 1]
+        if publisher[comma] != "," or not code.isupper() or code not in codes:
+            continue
+        city = city_before(publisher, comma, code)
+        if city and publisher[comma - len(city.split()) - 1] != ",":
+            return city, code
+    return None
+
+
 def middle(points: list[tuple[float, float]]) -> tuple[float, float]:
     """The point of the median latitude and the median longitude of ``points``."""
     return (statistics.median(p[0] for p in points), statistics.median(p[1] for p in points))
@@ -53,10 +73,15 @@ def station_table(
     ``min_documents`` of them and ``min_share`` lie within ``near_km`` of that middle (no points when 0)."""
     seen: dict[str, Counter] = defaultdict(Counter)
     placed: dict[str, list] = defaultdict(list)
+    coordinates = gazetteer().coordinates
     for words, publisher in texts:
         signs = call_signs(publisher)
-        state = stated_state(words) if signs else None
-        point = stated_point(words, state) if state and near_km else None
+        home = byline_home(publisher) if signs else None
+        if home:
+            state, point = home[1], coordinates.get((home[0].lower(), home[1])) if near_km else None
+        else:
+            state = stated_state(words) if signs else None
+            point = stated_point(words, state) if state and near_km else None
         for sign in signs if state else ():
             seen[sign][state] += 1
             if point:
