@@ -62,11 +62,13 @@ def _statement_features(statement: CountStatement, title_sentences: int) -> set[
     return features
 
 
-def harm_words(doc, body_start: int, lead_sentences: int = 2) -> set[str]:
+def harm_words(doc, body_start: int, lead_sentences: int = 2, furniture: frozenset[int] = frozenset()) -> set[str]:
     """``title:LEMMA`` and ``lead:LEMMA`` for the words of harm (killed, wounded, shot, ...) in a spaCy
-    doc's title (tokens before ``body_start``) and its first ``lead_sentences`` body sentences."""
+    doc's title (tokens before ``body_start``) and its first ``lead_sentences`` body sentences, those that begin
+    in ``furniture`` (token indexes of a page's playlist, ``page_furniture``) left out."""
     found = {f"title:{t.lemma_.lower()}" for t in doc[:body_start] if t.lemma_.lower() in HARM_WORDS}
-    for n, sentence in enumerate(doc[body_start:].sents if body_start < len(doc) else []):
+    body = doc[body_start:].sents if body_start < len(doc) else []
+    for n, sentence in enumerate(s for s in body if s.start not in furniture):
         if n >= lead_sentences:
             break
         found |= {f"lead:{t.lemma_.lower()}" for t in sentence if t.lemma_.lower() in HARM_WORDS}

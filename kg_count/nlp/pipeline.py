@@ -14,6 +14,7 @@ from kg_count.nlp.events import find_event_mentions
 from kg_count.nlp.count_candidates import count_candidates, harm_words
 from kg_count.nlp.date_candidates import date_candidates
 from kg_count.nlp.followup import follow_up_features
+from kg_count.nlp.page_furniture import playlist_tokens
 from kg_count.nlp.participants import Counts, count_statements, find_participants, stated_counts
 from kg_count.nlp.place_candidates import place_candidates
 from kg_count.nlp.places import mentioned_places
@@ -61,8 +62,9 @@ class Analysis:
 def analyse(annotated: AnnotatedDocument) -> Analysis:
     """Find the events, times, people and candidate values of one annotated document."""
     document, doc = annotated.document, annotated.doc
-    events = find_event_mentions(annotated)
-    times = find_time_mentions(doc, document.dct)
+    furniture = playlist_tokens(annotated)
+    events = [e for e in find_event_mentions(annotated) if e.start not in furniture]
+    times = [t for t in find_time_mentions(doc, document.dct) if t.start not in furniture]
     typed_sentences = {e.sentence for e in events if e.event_type}
     event_types = {e.start: e.event_type for e in events if e.event_type}
     rule_date = incident_date(times, typed_sentences, document.dct)
@@ -71,7 +73,7 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
     statements = count_statements(doc, events, body_start)
     counts = stated_counts(doc, events, people, statements=statements)
     named = {status: sum(1 for p in people if p.status == status) for status in ("killed", "injured")}
-    words = harm_words(doc, body_start)
+    words = harm_words(doc, body_start, furniture=furniture)
     title_sentences = sum(1 for sentence in doc.sents if sentence.start < body_start)
     candidates = DocumentCandidates(
         follow_up=follow_up_features(doc, body_start, times, document.dct),
