@@ -284,3 +284,18 @@ def test_a_records_city_reads_as_the_extraction_writes_places():
     assert record_city("Lunenburg County (county)") == "Lunenburg County"
     assert record_city("Orleans (parish)") == "Orleans Parish"
     assert record_city("Dallas") == "Dallas"
+
+
+def test_a_named_victim_who_died_is_not_counted_injured_too():
+    died = record(
+        "Kendal Pinkerton , 2 , was critically injured in a shooting inside a Madison apartment on Tuesday . | "
+        "Pinkerton was pronounced dead at the hospital on Wednesday , police said .",
+        title="2-year-old dies after being shot inside Madison apartment",
+    )
+    assert (died.killed, died.injured) == (1, 0)
+    lived = record(
+        "Kendal Pinkerton , 2 , was critically injured in a shooting inside a Madison apartment on Tuesday . | "
+        "Pinkerton remained in critical condition on Wednesday , police said .",
+        title="2-year-old critically injured in shooting inside Madison apartment",
+    )
+    assert (lived.killed, lived.injured) == (0, 1)

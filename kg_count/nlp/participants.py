@@ -699,13 +699,15 @@ def _tells_of_death(verb) -> bool:
 class CountStatement:
     """A number of people a typed event mention says something happened to: the status ("killed",
     "injured", "fired" or INJURED_EXPLICITLY), the count (None: a typed event without a number), the
-    sentence, the event's lemma and whether the sentence is about statistics."""
+    sentence, the event's lemma, whether the sentence is about statistics and the token index of the patient it
+    counts (None for a headline's count)."""
 
     status: str
     value: int | None
     sentence: int
     lemma: str
     statistics: bool
+    patient: int | None = None
 
 
 def _fatal_share(token) -> int | None:
@@ -758,7 +760,8 @@ def count_statements(doc, events: Sequence[EventMention], title_end: int = 0) ->
         ):
             statuses.append(INJURED_EXPLICITLY)
         statistics = _totals(token.sent.text)
-        values = [count_people(patient) for patient in _patients(token, byline) if patient.i not in byline]
+        patients = [patient for patient in _patients(token, byline) if patient.i not in byline]
+        values = [count_people(patient) for patient in patients]
         fatal = _fatal_share(token)
         if fatal is not None and values and values[0] is not None and values[0] > fatal:
             # "five people were shot, one fatally": one killed, four injured
@@ -769,12 +772,24 @@ def count_statements(doc, events: Sequence[EventMention], title_end: int = 0) ->
             ):
                 statements.append(CountStatement(name, value, event.sentence, token.lemma_.lower(), statistics))
             continue
+        counted = [(v, patient.i) for v, patient in zip(values, patients) if v is not None] or [(None, None)]
         for name in statuses:
-            for value in [v for v in values if v is not None] or [None]:
-                statements.append(CountStatement(name, value, event.sentence, token.lemma_.lower(), statistics))
+            for value, patient in counted:
+                statements.append(
+                    CountStatement(name, value, event.sentence, token.lemma_.lower(), statistics, patient)
+                )
     if any(event.lemma in SHOOTING_LEMMAS and event.event_type in ("killing", "injuring") for event in events):
         statements.extend(_condition_statements(doc))
     return statements
+
+
+def of_the_living(statements: Sequence[CountStatement], people: Sequence[Participant]) -> list[CountStatement]:
+    """``statements`` without the injured ones whose patient is a named person the text says was killed
+    ("Kendal Pinkerton was critically injured", then "has died"): one person is not both."""
+    dead = {
+        i for person in people if person.status == "killed" for start, end in person.mentions for i in range(start, end)
+    }
+    return [s for s in statements if s.status == "killed" or s.status == "fired" or s.patient not in dead]
 
 
 def _headline_statements(doc, headline: Sequence[HeadlineCount]) -> list[CountStatement]:
@@ -821,7 +836,7 @@ def _condition_statements(doc) -> list[CountStatement]:
         for subject in subjects:
             value = count_people(subject)
             for name in ("injured", INJURED_EXPLICITLY):
-                statements.append(CountStatement(name, value, sentence, "condition", statistics))
+                statements.append(CountStatement(name, value, sentence, "condition", statistics, subject.i))
     return statements
 
 

@@ -15,7 +15,7 @@ from kg_count.nlp.count_candidates import count_candidates, harm_words
 from kg_count.nlp.date_candidates import date_candidates
 from kg_count.nlp.followup import follow_up_features
 from kg_count.nlp.page_furniture import playlist_tokens
-from kg_count.nlp.participants import Counts, count_statements, find_participants, stated_counts
+from kg_count.nlp.participants import Counts, count_statements, find_participants, of_the_living, stated_counts
 from kg_count.nlp.place_candidates import place_candidates
 from kg_count.nlp.places import mentioned_places
 from kg_count.nlp.extraction_models import (
@@ -81,7 +81,13 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
         places=place_candidates(doc, body_start, typed_sentences),
         killed=count_candidates("killed", statements, named["killed"], counts.killed, 0, words, title_sentences),
         injured=count_candidates(
-            "injured", statements, named["injured"], counts.injured, counts.killed, words, title_sentences
+            "injured",
+            of_the_living(statements, people),
+            named["injured"],
+            counts.injured,
+            counts.killed,
+            words,
+            title_sentences,
         ),
         rule_date=rule_date,
     )
