@@ -299,3 +299,27 @@ def test_a_named_victim_who_died_is_not_counted_injured_too():
         title="2-year-old critically injured in shooting inside Madison apartment",
     )
     assert (lived.killed, lived.injured) == (0, 1)
+
+
+def injured_statements_of_the_living(body: str, title: str) -> list:
+    from kg_count.nlp.pipeline import analyse
+    from kg_count.nlp.participants import count_statements, of_the_living
+
+    doc = annotated(body, title, DCT)
+    analysis = analyse(doc)
+    statements = count_statements(doc.doc, analysis.events, len(title.split()))
+    return [s for s in of_the_living(doc.doc, statements, analysis.people) if s.status == "injured"]
+
+
+def test_an_unnamed_victim_who_died_states_no_injured_but_another_does():
+    died = injured_statements_of_the_living(
+        "A 12-year - old girl was injured in a hunting accident on Saturday , deputies said . | "
+        "The 12-year - old girl was killed by a shot from her father 's rifle .",
+        "12-year-old girl killed in weekend hunting accident",
+    )
+    assert died == []
+    another = injured_statements_of_the_living(
+        "A man was killed and another man was wounded in a shooting on Saturday , police said .",
+        "One man killed , another wounded in shooting",
+    )
+    assert [s.value for s in another if s.value is not None] == [1]

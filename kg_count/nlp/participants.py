@@ -783,13 +783,40 @@ def count_statements(doc, events: Sequence[EventMention], title_end: int = 0) ->
     return statements
 
 
-def of_the_living(statements: Sequence[CountStatement], people: Sequence[Participant]) -> list[CountStatement]:
+OTHER_WORDS = {"another", "other", "second", "third", "fourth", "others"}
+
+
+def _one_person_key(token) -> tuple[str, ...] | None:
+    """What names the one person a patient token stands for: its lemma and the numbers (an age) in its phrase ("a
+    2-year - old boy": ("boy", "2-year")); None for a pronoun or a phrase that tells of someone else ("another
+    man", "a second victim")."""
+    if token.pos_ == "PRON" or any(w.lower_ in OTHER_WORDS for w in token.subtree):
+        return None
+    numbers = tuple(sorted(w.lower_ for w in token.subtree if any(c.isdigit() for c in w.text)))
+    return (token.lemma_.lower(), *numbers)
+
+
+def of_the_living(doc, statements: Sequence[CountStatement], people: Sequence[Participant]) -> list[CountStatement]:
     """``statements`` without the injured ones whose patient is a named person the text says was killed
-    ("Kendal Pinkerton was critically injured", then "has died"): one person is not both."""
+    ("Kendal Pinkerton was critically injured", then "has died"), or one person written as a killed one is ("the
+    2-year - old was critically injured", "the 2-year - old has died"): one person is not both."""
     dead = {
         i for person in people if person.status == "killed" for start, end in person.mentions for i in range(start, end)
     }
-    return [s for s in statements if s.status == "killed" or s.status == "fired" or s.patient not in dead]
+    killed_one = {
+        _one_person_key(doc[s.patient])
+        for s in statements
+        if s.status == "killed" and s.value == 1 and s.patient is not None
+    } - {None}
+
+    def living(statement: CountStatement) -> bool:
+        if statement.status in ("killed", "fired") or statement.patient is None:
+            return True
+        if statement.patient in dead:
+            return False
+        return not (statement.value == 1 and _one_person_key(doc[statement.patient]) in killed_one)
+
+    return [s for s in statements if living(s)]
 
 
 def _headline_statements(doc, headline: Sequence[HeadlineCount]) -> list[CountStatement]:

@@ -82,7 +82,7 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
         killed=count_candidates("killed", statements, named["killed"], counts.killed, 0, words, title_sentences),
         injured=count_candidates(
             "injured",
-            of_the_living(statements, people),
+            of_the_living(doc, statements, people),
             named["injured"],
             counts.injured,
             counts.killed,
