@@ -1,7 +1,7 @@
 """A page's video playlist (other stories' clips) is not the story: its events, times and counts are left out."""
 
 from kg_count.nlp.pipeline import extract
-from kg_count.nlp.page_furniture import playlist_positions
+from kg_count.nlp.page_furniture import playlist_sentences
 from tests.helpers import annotated, document
 
 PLAYLIST = (
@@ -12,7 +12,8 @@ PLAYLIST = (
 
 def furniture_words(body: str) -> list[str]:
     doc = document(body, title="Four shot in Allen")
-    return [doc.tokens[p].text for p in sorted(playlist_positions(doc))]
+    keys = playlist_sentences(doc)
+    return [t.text for t in doc.tokens if t.sentence in keys and not t.is_layout]
 
 
 def test_a_sentence_of_clip_running_times_is_a_playlist():

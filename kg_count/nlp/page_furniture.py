@@ -40,26 +40,25 @@ def _running_times(words: list[str]) -> list[int]:
     return found
 
 
-def playlist_positions(document: Document) -> set[int]:
-    """The positions (in ``document.tokens``) of the tokens of the body's video playlists: each body sentence with
-    ``MIN_RUNNING_TIMES`` clip running times or more, and the sentence after one whose last word is a running time."""
-    sentences: dict[str, list[int]] = {}
-    for position, token in enumerate(document.tokens):
-        if token.part == "BODY" and not token.is_layout:
-            sentences.setdefault(token.sentence, []).append(position)
-    furniture: set[int] = set()
+def playlist_sentences(document: Document) -> set[str]:
+    """The sentence keys of the body's video playlists: each body sentence with ``MIN_RUNNING_TIMES`` clip running
+    times or more, and the sentence after one whose last word is a running time."""
+    furniture: set[str] = set()
     title_follows = False
-    for positions in sentences.values():
-        words = [document.tokens[p].text for p in positions]
+    for sentence in document.sentences():
+        words = [token.text for token in sentence if not token.is_layout]
+        if sentence[0].part != "BODY" or not words:
+            continue
         times = _running_times(words)
         if len(times) >= MIN_RUNNING_TIMES or title_follows:
-            furniture.update(positions)
+            furniture.add(sentence[0].sentence)
         title_follows = len(times) >= MIN_RUNNING_TIMES and times[-1] == len(words) - 1
     return furniture
 
 
 def playlist_tokens(annotated: AnnotatedDocument) -> frozenset[int]:
     """The indexes of the spaCy tokens of an annotated document that lie in its video playlists
-    (``playlist_positions``)."""
-    positions = playlist_positions(annotated.document)
-    return frozenset(i for i, position in enumerate(annotated.positions) if position in positions)
+    (``playlist_sentences``)."""
+    tokens = annotated.document.tokens
+    keys = playlist_sentences(annotated.document)
+    return frozenset(i for i, position in enumerate(annotated.positions) if tokens[position].sentence in keys)

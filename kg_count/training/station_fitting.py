@@ -50,7 +50,7 @@ def byline_home(publisher: list[str]) -> tuple[str, str] | None:
     codes = gazetteer().state_names
     for comma in range(byline_start(publisher, len(publisher)) + 1, len(publisher) - 1):
         code = publisher[comma + 1]
-        if publisher[comma] != "," or not code.isupper() or code not in codes:
+        if publisher[comma] != "," or code not in codes:
             continue
         city = city_before(publisher, comma, code)
         if city and publisher[comma - len(city.split()) - 1] != ",":
