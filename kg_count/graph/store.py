@@ -26,7 +26,13 @@ from kg_count.graph.endpoint import SparqlEndpoint
 from kg_count.graph.namespaces import KGC, SPARQL_PROLOGUE, bind_prefixes
 from kg_count.graph.queries import read_query
 from kg_count.graph.results import readable_graph, simple_literal
-from kg_count.graph.store_holder import holder_description, is_lock_error, record_writer, release_writer
+from kg_count.graph.store_holder import (
+    holder_description,
+    is_lock_error,
+    open_read_only,
+    record_writer,
+    release_writer,
+)
 from kg_count.nlp.record import DocumentRecord
 
 StoreLocation = Path | str
@@ -72,7 +78,7 @@ def _open_folder(path: Path, create: bool) -> tuple[Dataset, pyoxigraph.Store, b
         raise StoreError("not a kg_count store: the folder holds other files (give a new or empty folder)", path)
     if not create:
         try:
-            oxigraph = pyoxigraph.Store.read_only(str(path))
+            oxigraph = open_read_only(path)
         except (OSError, ValueError) as error:
             raise StoreError(f"cannot open the store to read it: {error}", path) from None
         return Dataset(store=OxigraphStore(store=oxigraph), default_union=True), oxigraph, True

@@ -14,15 +14,42 @@ import datetime as dt
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
+import pyoxigraph
+
 HOLDER_FILE = "kg_count.writer"
+READ_ONLY_TRIES = 40  # a writer's flush retires a log file in milliseconds; 40 tries wait about 2 s in all
 
 
 def is_lock_error(error: BaseException) -> bool:
     """Whether opening a store failed because another process holds its lock."""
     text = str(error).lower()
     return "lock" in text and ("temporarily unavailable" in text or "resource busy" in text or "held" in text)
+
+
+def is_vanished_file_error(error: BaseException) -> bool:
+    """Whether opening a store read-only failed because a file it listed was gone when it came to read it: the
+    writer beside it had just retired a log or table file (RocksDB's 'No such file or directory')."""
+    return "no such file or directory" in str(error).lower()
+
+
+def open_read_only(folder: Path) -> pyoxigraph.Store:
+    """The embedded store at ``folder`` opened read-only, as the writer's committed updates left it.
+
+    A read-only open lists the store's files and then reads them; a writer that flushes in between retires a
+    file the list named, and the open fails. It is tried again (up to ``READ_ONLY_TRIES`` times, a little
+    longer each time); any other error, or the same one after the last try, is raised (OSError or ValueError).
+    """
+    for attempt in range(READ_ONLY_TRIES - 1):
+        try:
+            return pyoxigraph.Store.read_only(str(folder))
+        except OSError as error:
+            if not is_vanished_file_error(error):
+                raise
+        time.sleep(0.01 * (1 + attempt // 4))
+    return pyoxigraph.Store.read_only(str(folder))
 
 
 def record_writer(folder: Path) -> None:
