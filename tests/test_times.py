@@ -27,6 +27,10 @@ DCT = dt.date(2017, 1, 25)
         ("last November", dt.date(2016, 11, 25), "month"),
         ("this past June", dt.date(2016, 6, 25), "month"),
         ("last Wednesday", dt.date(2017, 1, 18), "day"),
+        ("the early morning hours Sunday", dt.date(2017, 1, 22), "day"),  # the hours are a part of the day
+        ("15-year - old Thursday evening", dt.date(2017, 1, 19), "day"),  # an age the recogniser joined
+        ("Wednesday , January 18 , 2017 at approximately 11:30 AM", dt.date(2017, 1, 18), "day"),
+        ("Friday , Jan. 20 around 7:30 p.m.", dt.date(2017, 1, 20), "day"),
     ],
 )
 def test_resolve(text, date, granularity):
@@ -63,6 +67,14 @@ def test_joined_spans_and_incident_date_from_event_sentence():
     assert "Saturday night" in texts
     chosen = incident_date(times, {0}, DCT)
     assert (chosen.date, chosen.granularity, chosen.certainty) == (dt.date(2017, 1, 21), "day", "text")
+
+
+def test_a_weekday_the_entity_recogniser_left_out_is_read_with_its_part_of_the_day():
+    doc = annotated(
+        "North Idaho child killed | NEZ PERCE COUNTY , Idhao - Thursday evening Nez Perce County Sheriff 's Office "
+        "responded to a call of a boy with a gunshot wound ."
+    )
+    assert [(t.text, t.date) for t in find_time_mentions(doc.doc, DCT)] == [("Thursday evening", dt.date(2017, 1, 19))]
 
 
 def test_publication_stamps_are_not_incident_dates():

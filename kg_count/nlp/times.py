@@ -49,6 +49,10 @@ NOT_A_DATE = re.compile(
 )
 CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:a m|p m|am|pm|o'clock)(?![a-z])|\b\d{1,2}:\d{2}\b")
 MONTH_DAY_SLASH = re.compile(r"\b(\d{1,2})/\d{1,2}\b")
+AGE_PHRASE = re.compile(r"\b\d+[- ]*(?:years?|months?)[- ]*old\b")  # "15-year - old Thursday evening"
+DAY_PART_HOURS = re.compile(r"\b(morning|afternoon|evening|night|overnight) hours\b")  # "early morning hours Sunday"
+CLOCK_WORDS = re.compile(r"\b(?:at|around|about|approximately|shortly|just|before|after)\b")
+DAY_PART_WORDS = ("morning", "afternoon", "evening", "night")
 PUBLICATION_STAMP = re.compile(r"\b\d{4}\b.*\d{1,2}:\d{2}|\b(posted|updated|published|last modified)\b", re.I)
 
 
@@ -73,16 +77,31 @@ class IncidentDate:
     certainty: str
 
 
-def joined_spans(doc) -> list[tuple[int, int]]:
-    """Token ranges of DATE and TIME entities, adjacent ones joined."""
-    spans: list[list[int]] = []
-    for ent in doc.ents:
-        if ent.label_ not in ("DATE", "TIME"):
+def _bare_weekdays(doc, covered: set[int]) -> list[tuple[int, int]]:
+    """Token ranges of capitalised weekdays the entity recogniser left out of every DATE and TIME span ("-
+    Thursday evening Nez Perce County Sheriff 's Office responded"), each with a part of the day after it."""
+    spans = []
+    for token in doc:
+        if token.i in covered or not token.is_title or token.lower_ not in WEEKDAYS:
             continue
-        if spans and ent.start - spans[-1][1] <= 1 and doc[spans[-1][1] : ent.start].text.lower() in ("", "on", "at"):
-            spans[-1][1] = ent.end
+        end = token.i + 1
+        if end < len(doc) and doc[end].lower_ in DAY_PART_WORDS:
+            end += 1
+        spans.append((token.i, end))
+    return spans
+
+
+def joined_spans(doc) -> list[tuple[int, int]]:
+    """Token ranges of DATE and TIME entities and of weekdays outside them (``_bare_weekdays``), adjacent ones
+    joined."""
+    entities = [(ent.start, ent.end) for ent in doc.ents if ent.label_ in ("DATE", "TIME")]
+    covered = {i for start, end in entities for i in range(start, end)}
+    spans: list[list[int]] = []
+    for start, end in sorted(entities + _bare_weekdays(doc, covered)):
+        if spans and start - spans[-1][1] <= 1 and doc[spans[-1][1] : start].text.lower() in ("", "on", "at"):
+            spans[-1][1] = end
         else:
-            spans.append([ent.start, ent.end])
+            spans.append([start, end])
     return [(s, e) for s, e in spans]
 
 
@@ -103,8 +122,10 @@ def _granularity(text: str) -> str:
 @lru_cache(maxsize=4096)
 def resolve(text: str, dct: dt.date) -> tuple[dt.date, str] | None:
     """Resolve one temporal expression against the DCT; returns (date, granularity) or None. "last November"
-    is the latest November before the DCT, and "last Friday" said on a Friday the Friday before."""
-    lowered = " ".join(text.lower().replace(".", " ").split())
+    is the latest November before the DCT, and "last Friday" said on a Friday the Friday before. An age the
+    entity recogniser joined to the expression ("15-year - old Thursday evening") is no part of it, and the
+    "morning hours" are a part of the day."""
+    lowered = " ".join(DAY_PART_HOURS.sub(r"\1", AGE_PHRASE.sub(" ", text.lower())).replace(".", " ").split())
     month_after_last = re.match(r"(?:last|this past|past) (?=(?:" + "|".join(MONTHS) + r")\b)", lowered)
     if month_after_last:
         lowered = lowered[month_after_last.end() :]
@@ -129,11 +150,10 @@ def resolve(text: str, dct: dt.date) -> tuple[dt.date, str] | None:
     import dateparser
 
     base = dt.datetime.combine(dct, dt.time(12))
-    parsed = dateparser.parse(
-        text,
-        languages=["en"],
-        settings={"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False},
-    )
+    dateparser_settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False}
+    parsed = dateparser.parse(text, languages=["en"], settings=dateparser_settings)
+    if parsed is None and CLOCK_TIME.search(lowered):  # "January 25 , 2017 at approximately 11:30 AM"
+        parsed = dateparser.parse(CLOCK_WORDS.sub(" ", without_clock), languages=["en"], settings=dateparser_settings)
     if parsed is None:
         return None
     granularity = "week" if "week" in lowered else "day" if "ago" in lowered else _granularity(lowered)
