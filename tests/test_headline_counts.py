@@ -27,6 +27,8 @@ def title_end(doc) -> int:
         ("3 Dead , 1 Critical in Possible Domestic Murder - Suicide in Waldorf", 3, 1),
         ("1 Dies , 4 Hurt in Atlantic County Shooting", 1, 4),
         ("Two Men Critical Following Compton Shooting", 0, 2),
+        ("Five Shot Dead In South Shore : 4 Men At Restaurant , Pregnant Woman In Apartment", 5, 0),
+        ("3 Shot To Death In Memphis Home", 3, 0),
     ],
 )
 def test_a_headlines_list_or_fatal_share_counts_whole(title, killed, injured):

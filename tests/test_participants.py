@@ -53,6 +53,8 @@ def read(body: str, title: str = ""):
         ("A 25-year-old man , a 30-year-old woman and a 16-year-old boy were shot Friday .", 0, 3, 0),
         ("A man , a woman and two children were wounded in the shooting .", 0, 4, 0),
         ("A man , a father and grandfather , was shot Friday .", 0, 1, 0),
+        ("Four people were killed and one injured Friday after a woman opened fire .", 4, 1, 0),
+        ("A man was killed and a woman injured in the shooting .", 1, 1, 0),
     ],
 )
 def test_stated_counts(body, killed, injured, fired):

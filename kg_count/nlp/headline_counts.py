@@ -105,6 +105,12 @@ def _fatal_share(tokens, harm: int) -> tuple[int, int, int] | None:
     return shot, died, tokens[comma + 2].i
 
 
+def _shot_dead(tokens, harm: int) -> bool:
+    """Whether ``tokens[harm]`` is a "shot" that the next words say killed ("shot dead", "shot to death")."""
+    following = [t.lower_ for t in tokens[harm + 1 : harm + 3]]
+    return tokens[harm].lower_ == "shot" and (following[:1] == ["dead"] or following == ["to", "death"])
+
+
 @dataclass(frozen=True)
 class HeadlineCount:
     """A count a headline states: the status ("killed" or "injured"), the number, the harm word's token index and
@@ -126,6 +132,8 @@ def headline_counts(doc, title_end: int) -> list[HeadlineCount]:
         if status is None:
             continue
         lemma = token.lemma_.lower()
+        if _shot_dead(tokens, token.i):
+            status = "killed"  # "Five Shot Dead In South Shore"
         share = _fatal_share(tokens, token.i)
         if share is not None:
             shot, died, fatal = share  # the share's "killed" or "dead" is read whole with it

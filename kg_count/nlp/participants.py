@@ -639,6 +639,9 @@ def _verb_patients(token, skip: range) -> list:
             if subjects:
                 return subjects
     if token.dep_ == "conj" and token.head.pos_ == "VERB" and token.head.lemma_.lower() not in SUSPECT_CUES:
+        own = [c for c in _subjects(token) if c.like_num or c.pos_ in ("NOUN", "PROPN")]
+        if own and token.tag_ == "VBN" and not any(c.dep_ in ("aux", "auxpass") for c in token.children):
+            return own  # "Four people were killed and one injured": the one, not the four
         return _patients(token.head, skip)  # not "2 women arrested after student shot and killed", misparsed
     if (
         token.dep_ in ("acl", "relcl")
