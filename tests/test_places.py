@@ -255,6 +255,12 @@ def test_a_state_name_before_a_street_word_names_a_street():
     assert state_votes("Police in Indiana said the Pennsylvania Ave shooting".split()) == {"IN": 1}
 
 
+def test_a_state_name_in_an_address_names_a_street():
+    words = "Officers responded to the 2400 Block of South Pennsylvania and to 1200 Virginia in Joplin .".split()
+    assert state_votes(words) == {}
+    assert state_votes("In 2016 Texas passed a law , and Ohio did too .".split()) == {"TX": 1, "OH": 1}
+
+
 def test_a_title_byline_names_no_place_of_the_incident():
     title = "Juvenile dies in early morning Montgomery shooting - WTVM.com - Columbus , GA News Weather & Sports"
     doc = annotated("A teenager died after a shooting early Sunday , police said .", title=title)
@@ -292,3 +298,28 @@ def test_a_rare_word_after_in_is_the_town_it_names():
     assert "Hazelwood" in named
     apartments = annotated("A man shot himself in Polo Run Apartments early Thursday .").doc
     assert "Polo" not in [name for name, _, _ in loose_place_mentions(apartments)]
+
+
+@pytest.mark.parametrize(
+    "title, body, city, state",
+    [
+        (
+            "College Basketball Player Injured In South Philly Shooting",
+            "A college basketball player was shot after a game , police said .",
+            "Philadelphia",
+            "PA",
+        ),
+        (
+            "17-Year - Old Boy Killed While Walking Home From School in South L.A.",
+            "A 17-year - old boy was killed in a triple shooting , police said .",
+            "Los Angeles",
+            "CA",
+        ),
+    ],
+)
+def test_a_citys_nickname_places_the_story_in_that_city(title, body, city, state):
+    from kg_count.nlp.pipeline import process
+    from tests.helpers import document
+
+    [record] = process([document(body, title=title)])
+    assert (record.city, record.state) == (city, state)

@@ -186,6 +186,8 @@ def state_mentions(words: list[str]) -> list[tuple[str, int]]:
             i += used + 1
         elif code and i + used < len(words) and is_street_word(words[i + used]):
             i += used + 1  # "Indiana Avenue", "Maryland Drive": a street
+        elif code and _after_an_address(words, i):
+            i += used  # "the 2400 block of South Pennsylvania", "at 1200 Virginia": a street
         elif code and i + used < len(words) and _names_a_place_in_it(words[i + used]):
             i += used + 1  # "Washington Park", "Virginia Heights", "Washington Elementary": a place named after it
         elif code and (
@@ -199,6 +201,20 @@ def state_mentions(words: list[str]) -> list[tuple[str, int]]:
         else:
             i += 1
     return found
+
+
+def _after_an_address(words: list[str], i: int) -> bool:
+    """Whether the word before ``words[i]`` (a compass word before it skipped) is a house number or the "of" of "the
+    2400 block of": an address, whose name is a street's."""
+    before = i - 1
+    if before >= 0 and words[before].lower() in COMPASS_WORDS:
+        before -= 1
+    if before < 0:
+        return False
+    if words[before].isdigit():
+        year = 1900 <= int(words[before]) <= 2100 and before > 0 and words[before - 1].lower() in ("in", "since", "by")
+        return not year  # not "In 2016 Texas passed"
+    return words[before].lower() == "of" and before > 0 and words[before - 1].lower() in ("block", "blocks")
 
 
 NAMED_PLACE_WORDS = {"park", "heights", "square", "township", "elementary", "middle", "village", "gardens", "terrace"}
