@@ -31,6 +31,7 @@ DCT = dt.date(2017, 1, 25)
         ("15-year - old Thursday evening", dt.date(2017, 1, 19), "day"),  # an age the recogniser joined
         ("Wednesday , January 18 , 2017 at approximately 11:30 AM", dt.date(2017, 1, 18), "day"),
         ("Friday , Jan. 20 around 7:30 p.m.", dt.date(2017, 1, 20), "day"),
+        ("overnight Tuesday", dt.date(2017, 1, 24), "day"),  # the weekday, not the night before the DCT
     ],
 )
 def test_resolve(text, date, granularity):

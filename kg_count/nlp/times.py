@@ -132,15 +132,15 @@ def resolve(text: str, dct: dt.date) -> tuple[dt.date, str] | None:
         text = lowered
     if NOT_A_DATE.search(lowered) and not re.search(r"\bago\b|\blast (week|month|year)\b", lowered):
         return None
-    for phrase, days in RELATIVE_DAYS.items():
-        if phrase in lowered:
-            return dct - dt.timedelta(days=days), "day"
-    for index, weekday in enumerate(WEEKDAYS):
+    for index, weekday in enumerate(WEEKDAYS):  # before the relative days: "overnight Tuesday" is Tuesday
         if re.search(rf"\b{weekday}\b", lowered) and not any(m in lowered for m in MONTHS):
             day = _weekday_before(dct, index)
             if day == dct and re.search(rf"\blast {weekday}\b", lowered):  # "last Friday", said on a Friday
                 day -= dt.timedelta(days=7)
             return day, "day"
+    for phrase, days in RELATIVE_DAYS.items():
+        if phrase in lowered:
+            return dct - dt.timedelta(days=days), "day"
     without_clock = CLOCK_TIME.sub(" ", lowered)  # "9 p.m." alone names no day
     if not re.search(r"\d|" + "|".join(MONTHS) + "|" + "|".join(MONTH_ABBREVIATIONS) + r"|ago|last", without_clock):
         return None
