@@ -48,10 +48,10 @@ def to_spacy_doc(document: Document, vocab) -> tuple[object, list[int]]:
     return doc, positions
 
 
-def annotate(documents: Iterable[Document], batch_size: int | None = None) -> Iterator[AnnotatedDocument]:
-    """Run the spaCy pipeline over documents in batches (of [batch] documents unless given); yield them
-    annotated, in order."""
-    nlp = load_model()
+def annotate(documents: Iterable[Document], batch_size: int | None = None, nlp=None) -> Iterator[AnnotatedDocument]:
+    """Run the spaCy pipeline (``nlp``, else ``load_model()``) over documents in batches (of [batch] documents
+    unless given); yield them annotated, in order."""
+    nlp = nlp or load_model()
     pending: list[tuple[Document, list[int]]] = []
 
     def docs() -> Iterator[object]:
