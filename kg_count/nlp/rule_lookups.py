@@ -199,13 +199,31 @@ class IndexedAttributeRuler:
         return doc
 
 
+class MemberList(list):
+    """A list whose membership test is a set's: spaCy's rule lemmatizer asks whether a form is among the 57,000
+    words of its index list for a part of speech, which a plain list answers by reading them all."""
+
+    def __init__(self, items) -> None:
+        super().__init__(items)
+        self.members = frozenset(self)
+
+    def __contains__(self, item) -> bool:
+        return item in self.members
+
+
 class ArrayLemmatizer:
     """spaCy's rule lemmatizer with a cache keyed by hashes: a token without a lemma gets the lemma spaCy's
-    ``lemmatizer`` gives a token of the same orth, part of speech and morphology (asked once per key)."""
+    ``lemmatizer`` gives a token of the same orth, part of speech and morphology (asked once per key), its index
+    lists answering membership as sets (``MemberList``: the same words, in the same order)."""
 
     def __init__(self, lemmatizer) -> None:
         self.lemmatizer = lemmatizer
         self.lemmas: dict[tuple[int, int, int], int] = {}
+        if lemmatizer.lookups.has_table("lemma_index"):
+            index = lemmatizer.lookups.get_table("lemma_index")
+            for key, words in list(index.items()):
+                if isinstance(words, list) and not isinstance(words, MemberList):
+                    index[key] = MemberList(words)
 
     def __call__(self, doc: Doc) -> Doc:
         """Set the lemma of every token of ``doc`` that has none; return it."""
