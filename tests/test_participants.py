@@ -1,10 +1,12 @@
 """People, ages, roles, statuses and stated counts, never counting a named and counted person twice."""
 
 import pytest
+from spacy.tokens import Doc
 
 from kg_count.nlp.events import find_event_mentions
 from kg_count.nlp.numbers import parse_number
-from kg_count.nlp.participants import find_participants, stated_counts
+from kg_count.nlp.model import load_model
+from kg_count.nlp.participants import _patients, find_participants, stated_counts
 from tests.helpers import annotated
 
 
@@ -55,6 +57,7 @@ def read(body: str, title: str = ""):
         ("A man , a father and grandfather , was shot Friday .", 0, 1, 0),
         ("Four people were killed and one injured Friday after a woman opened fire .", 4, 1, 0),
         ("A man was killed and a woman injured in the shooting .", 1, 1, 0),
+        ("The shooting left one woman dead and four other individuals wounded .", 1, 4, 0),
     ],
 )
 def test_stated_counts(body, killed, injured, fired):
@@ -73,6 +76,20 @@ def test_a_headlines_bare_participle_counts_its_subject():
     assert counts.injured == 7
     _, counts = read("Police are looking for the shooter .", title="Police : Teen shot by uncle across the street")
     assert counts.injured == 1  # a "by" makes the participle passive without its auxiliary
+
+
+def test_a_number_right_after_a_verb_of_harm_is_its_patient():
+    # the parse the small model gives a headline's "... that killed 1 , wounded 7": the 7 an adverbial of "wounded"
+    vocab = load_model().vocab
+    words = ["shooting", "that", "killed", "1", ",", "wounded", "7"]
+    heads = [5, 2, 0, 2, 5, 5, 5]
+    deps = ["nsubj", "nsubj", "relcl", "dobj", "punct", "ROOT", "npadvmod"]
+    tags = ["NN", "WDT", "VBD", "CD", ",", "VBN", "CD"]
+    pos = ["NOUN", "PRON", "VERB", "NUM", "PUNCT", "VERB", "NUM"]
+    lemmas = ["shooting", "that", "kill", "1", ",", "wound", "7"]
+    doc = Doc(vocab, words=words, heads=heads, deps=deps, tags=tags, pos=pos, lemmas=lemmas)
+    assert [t.text for t in _patients(doc[5])] == ["7"]
+    assert [t.text for t in _patients(doc[2])] == ["1"]
 
 
 def test_named_victim_and_suspect_with_ages():

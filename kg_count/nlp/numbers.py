@@ -60,6 +60,7 @@ PERSON_GROUP_WORDS = {
     "employee",
     "officer",
     "member",
+    "individual",
 }
 
 

@@ -26,6 +26,7 @@ CONDITION_WORDS = {"stable", "critical", "serious", "fair", "good", "grave", "gu
 DEATH_LEMMAS = {"die", "succumb", "pronounce", "dead", "death"}
 SHARE_DEATH_VERBS = {"die", "kill", "succumb"}  # "two of them died", "one of them was killed"
 FINDING_VERBS = {"find", "discover", "leave", "see"}  # "found a man shot": the clause's subject is the one shot
+NUMBER_AFTER_DEPS = {"npadvmod", "advmod", "attr", "oprd", "nummod"}  # "wounded 7": a number after a verb, no object
 HARM_WITH_VERBS = {"take", "transport", "rush", "hospitalize", "treat", "admit", "airlift", "fly", "arrive", "list"}
 STATUS_OF_TYPE = {"killing": "killed", "injuring": "injured", "job_firing": "fired"}
 SUSPECT_CUES = {
@@ -652,6 +653,9 @@ def _verb_patients(token, skip: range) -> list:
     subjects = [c for c in token.children if c.dep_ == "nsubj" and c.like_num]
     if subjects:
         return subjects
+    following = [c for c in token.children if c.i == token.i + 1 and c.like_num and c.dep_ in NUMBER_AFTER_DEPS]
+    if following:
+        return following  # a headline's "killed 1 , wounded 7"
     previous = token.doc[token.i - 1] if token.i else None
     if previous is not None and previous.like_num:
         return [previous]
