@@ -218,6 +218,7 @@ def build_archive(
     what was added and its ``grouping`` what grouping did. StoreHeld when another process is writing the store.
     """
     from kg_count.graph.loader import built_store
+    from kg_count.incidents.reports.title_vectors import encoder_beside
     from kg_count.incidents.update.materialise import ensure_incidents
     from kg_count.nlp.record_cache import default_record_cache_path
 
@@ -227,12 +228,13 @@ def build_archive(
     options = {"batch_size": batch_size, "workers": workers, "scheduler": scheduler, "cache": cache}
     closing = contextlib.ExitStack()
     try:
-        store, summary = closing.enter_context(built_store(docs, location, **options))
-        grouping = None
-        if incidents:
-            started = time.perf_counter()
-            count, regrouped = ensure_incidents(store)
-            grouping = IncidentGrouping(count, regrouped, time.perf_counter() - started)
+        with encoder_beside(incidents, start=False) as titles:  # the added reports' titles, encoded as they come
+            store, summary = closing.enter_context(built_store(docs, location, titles=titles, **options))
+            grouping = None
+            if incidents:
+                started = time.perf_counter()
+                count, regrouped = ensure_incidents(store, beside=titles)
+                grouping = IncidentGrouping(count, regrouped, time.perf_counter() - started)
     except BaseException:
         closing.close()
         raise

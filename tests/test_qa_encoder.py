@@ -238,3 +238,29 @@ def test_a_helper_that_dies_leaves_its_titles_to_the_caller(tmp_path, monkeypatc
     monkeypatch.setattr(title_vectors, "_encode_in_helper", _dies)
     assert title_vectors.encoded_in_helper(titles, tmp_path / "vectors.sqlite") is False
     assert title_vectors.uncached(titles, tmp_path / "vectors.sqlite") == titles
+
+
+def _first_documents(source, target, n: int):
+    """The first ``n`` documents of the CoNLL file ``source``, written to ``target``."""
+    parts = source.read_text(encoding="utf-8").split("#begin document")[1 : n + 1]
+    target.write_text("".join("#begin document" + part for part in parts), encoding="utf-8")
+    return target
+
+
+def test_a_build_encodes_its_reports_titles_beside_it_and_starts_no_encoder_when_nothing_is_new(tmp_path, monkeypatch):
+    from kg_count.graph.loader import built_store
+    from kg_count.incidents.reports.reports import reports_from_store
+    from kg_count.incidents.reports.title_vectors import encoder_beside, uncached
+    from tests.helpers import SAMPLE
+
+    monkeypatch.setenv("KG_COUNT_VECTOR_CACHE", str(tmp_path / "vectors.sqlite"))
+    docs = _first_documents(SAMPLE / "docs.conll", tmp_path / "docs.conll", 6)
+    with encoder_beside(start=False) as titles:
+        with built_store(docs, tmp_path / "store", titles=titles) as (store, summary):
+            assert titles.started and summary.added == 6
+            titles.finish()
+            reports = reports_from_store(store)
+    assert reports and uncached(r.title for r in reports) == []
+    with encoder_beside(start=False) as titles:
+        with built_store(docs, tmp_path / "store", titles=titles) as (_, summary):
+            assert summary.skipped == 6 and not titles.started

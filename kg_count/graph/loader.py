@@ -7,7 +7,7 @@ import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from kg_count.graph.document_graph import content_hash
 from kg_count.graph.store import GraphStore, StoreLocation
@@ -17,6 +17,11 @@ from kg_count.io.conll import Document
 from kg_count.nlp.parallel import parallel_records
 from kg_count.nlp.record_cache import RecordCache, cached_records, document_key
 from kg_count.progress import progress_bar
+
+if TYPE_CHECKING:
+    from kg_count.incidents.reports.title_vectors import EncoderBeside
+
+TITLES_A_MESSAGE = 64  # report titles sent to the encoder process at a time
 
 
 @dataclass
@@ -78,6 +83,7 @@ def built_store(
     workers: int = 1,
     scheduler: str | None = None,
     cache: str | os.PathLike | None = None,
+    titles: EncoderBeside | None = None,
 ) -> Iterator[tuple[GraphStore, BuildSummary]]:
     """The store at ``location`` with every document of ``docs`` (CoNLL or JSON lines) that it lacked or held
     from other content added, still open for the caller's next writes (its incidents: no other writer can
@@ -90,35 +96,52 @@ def built_store(
     extracted again (a record the cache holds for it is reused when only the graph writer changed).
     The record cache at ``cache`` (a SQLite file) serves records already extracted from the same
     content. Each document's graph is written whole, its completion marker last, so an interrupted
-    build resumes with the documents it had not finished.
+    build resumes with the documents it had not finished. When the store lacks some of the file's ids, ``titles``
+    (an ``EncoderBeside`` not started yet) is started and encodes the titles of the added reports while the
+    build goes on, so that grouping them finds their vectors cached.
     """
     summary = BuildSummary()
     started = time.perf_counter()
     ids = document_ids(docs)
     with GraphStore(location) as store:
+        stored = store.document_versions(ids)
+        if titles is not None and any(doc_id not in stored for doc_id in ids):
+            titles.start()  # forked before extraction starts threads; it loads the encoder beside the first batch
         _add_documents(
             store,
             docs,
-            ids,
+            stored,
+            len(ids),
             summary,
             cache,
             lambda documents: parallel_records(documents, workers, scheduler, batch_size),
+            titles if titles is not None and titles.started else None,
         )
         summary.in_store = store.document_count()
         summary.seconds = time.perf_counter() - started
         yield store, summary
 
 
-def _add_documents(store: GraphStore, docs, ids: list[str], summary: BuildSummary, cache, extract) -> None:
-    """Add to ``store`` the documents of ``docs`` (whose ids are ``ids``) that it lacks or holds from other
-    content, their records from the cache at ``cache`` or from ``extract`` (documents to records), counting
-    them in ``summary``."""
+def _add_documents(
+    store: GraphStore,
+    docs,
+    stored: dict[str, str],
+    total: int,
+    summary: BuildSummary,
+    cache,
+    extract,
+    titles: EncoderBeside | None,
+) -> None:
+    """Add to ``store`` the documents of ``docs`` (``total`` of them) that it lacks or holds from other content
+    (``stored``: the content hash of each it holds), their records from the cache at ``cache`` or from ``extract``
+    (documents to records), counting them in ``summary`` and giving the titles of those with events to
+    ``titles`` to encode (unless None)."""
+    waiting: list[str] = []  # titles not yet given to ``titles``
     with (
         RecordCache(cache) if cache is not None else contextlib.nullcontext() as records_cache,
-        progress_bar("building", total=len(ids), unit="doc") as bar,
+        progress_bar("building", total=total, unit="doc") as bar,
         deferred_interrupts() as interrupted,
     ):
-        stored = store.document_versions(ids)
         pending: dict[str, tuple[str, str]] = {}  # doc id -> (record key, lead) of a document being extracted
 
         def todo() -> Iterator[Document]:
@@ -143,3 +166,10 @@ def _add_documents(store: GraphStore, docs, ids: list[str], summary: BuildSummar
             key, lead = pending.pop(record.doc_id)
             summary.count(record, store.add(record, content_hash(key), lead))
             bar.update(1)
+            if titles is not None and record.event_types and record.title.strip():
+                waiting.append(record.title)
+                if len(waiting) >= TITLES_A_MESSAGE:
+                    titles.encode(waiting)
+                    waiting = []
+        if titles is not None and waiting:
+            titles.encode(waiting)

@@ -130,22 +130,34 @@ def uncached(texts: Iterable[str], cache: Path | None = None) -> list[str]:
 
 
 class EncoderBeside:
-    """A forked process that loads the encoder as it starts and encodes the texts it is given (``encode``) into the
-    vector cache at ``cache`` (default ``default_vector_cache_path()``) while the caller goes on; ``finish`` waits
-    for them. Its matrix products take one core, leaving the caller the others. A process that dies (killed, out
-    of memory) leaves what it had not cached to a later ``sentence_vectors``."""
+    """A forked process that loads the encoder as it starts (``start``, or the first ``encode``) and encodes the texts
+    it is given (``encode``) into the vector cache at ``cache`` (default ``default_vector_cache_path()``) while the
+    caller goes on; ``finish`` waits for them. Its matrix products take one core, leaving the caller the others. A
+    process that dies (killed, out of memory) leaves what it had not cached to a later ``sentence_vectors``. Start
+    it before this process runs threads of its own: a fork copies only the forking thread."""
 
     def __init__(self, cache: Path | None = None):
         self.cache = cache
-        context = get_context("fork")
-        self._executor = ProcessPoolExecutor(
-            1, mp_context=context, initializer=start_encoding_process, initargs=(os.getpid(),)
-        )
-        self._pending = [self._executor.submit(_load)]  # forks the process, which loads the weights at once
+        self._executor: ProcessPoolExecutor | None = None
+        self._pending: list = []
+
+    def start(self) -> None:
+        """Fork the process, which loads the weights at once; nothing when it is started already."""
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                1, mp_context=get_context("fork"), initializer=start_encoding_process, initargs=(os.getpid(),)
+            )
+            self._pending.append(self._executor.submit(_load))
+
+    @property
+    def started(self) -> bool:
+        """Whether the process was forked."""
+        return self._executor is not None
 
     def encode(self, texts: Iterable[str]) -> None:
         """Encode the ``texts`` the cache does not hold (``uncached``) into it, beside the caller."""
         if missing := uncached(texts, self.cache):
+            self.start()
             self._pending.append(self._executor.submit(_encode, missing, self.cache))
 
     def finish(self) -> None:
@@ -159,18 +171,23 @@ class EncoderBeside:
 
     def close(self) -> None:
         """End the process, once it has done what it had started."""
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
 
 
 @contextmanager
-def encoder_beside(wanted: bool = True, cache: Path | None = None) -> Iterator[EncoderBeside | None]:
-    """An ``EncoderBeside`` for the block, closed on leaving it; None where it is not ``wanted`` or processes
-    cannot be forked."""
+def encoder_beside(
+    wanted: bool = True, cache: Path | None = None, start: bool = True
+) -> Iterator[EncoderBeside | None]:
+    """An ``EncoderBeside`` for the block, started unless ``start`` is False (then by its ``start`` or first
+    ``encode``), closed on leaving it; None where it is not ``wanted`` or processes cannot be forked."""
     if not wanted or "fork" not in get_all_start_methods():
         yield None
         return
     beside = EncoderBeside(cache)
     try:
+        if start:
+            beside.start()
         yield beside
     finally:
         beside.close()

@@ -35,7 +35,7 @@ from kg_count.incidents.reports.reports import reports_from_store
 from kg_count.incidents.grouping.scored_incidents import grouped_incidents
 from kg_count.incidents.update.regroup import regroup_added
 from kg_count.incidents.store.stored_incidents import stored_view
-from kg_count.incidents.reports.title_vectors import encoder_beside
+from kg_count.incidents.reports.title_vectors import EncoderBeside, encoder_beside
 from kg_count.learning.model_files import file_sha256
 from kg_count.memory import collector_paused
 from kg_count.progress import status
@@ -91,21 +91,30 @@ def incident_count(store: GraphStore) -> int:
     return int(next(iter(store.values(incident_sparql(store, query))))[0])
 
 
-def ensure_incidents(store: GraphStore, force: bool = False, coreference_path: Path | None = None) -> tuple[int, bool]:
+def ensure_incidents(
+    store: GraphStore,
+    force: bool = False,
+    coreference_path: Path | None = None,
+    beside: EncoderBeside | None = None,
+) -> tuple[int, bool]:
     """Bring the store's incident graph up to date unless it is; return (incident count, changed). Reports are
     grouped by the coreference model in ``coreference_path`` (default: the shipped one; SetupError naming
     the file when it cannot be read). When documents were only added since the graph was built with the same
     code, settings and models, only the incidents they can touch are regrouped (``regroup.regroup_added``),
-    which gives the incidents grouping everything again gives; otherwise everything is grouped again."""
+    which gives the incidents grouping everything again gives; otherwise everything is grouped again. Titles are
+    encoded in ``beside`` (an ``EncoderBeside`` of the caller's, which may be encoding the new reports' titles
+    already), else in one started here when documents came."""
     with held_settings():
-        return _ensure_incidents(store, force, Path(coreference_path or COREFERENCE_MODEL_PATH))
+        return _ensure_incidents(store, force, Path(coreference_path or COREFERENCE_MODEL_PATH), beside)
 
 
 @collector_paused()
-def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, bool]:
+def _ensure_incidents(store: GraphStore, force: bool, path: Path, given: EncoderBeside | None) -> tuple[int, bool]:
     built_with, earlier = models_fingerprint(path), stored_fingerprint(store)
     saved = load_versions(earlier) if earlier else None
-    with encoder_beside(not force and documents_came(store, built_with, saved)) as beside:  # for their titles
+    wanted = given is None and not force and documents_came(store, built_with, saved)
+    with encoder_beside(wanted) as started:  # for their titles
+        beside = given or started
         versions = store.document_versions()
         stamp = documents_fingerprint(built_with, versions)
         if not force and earlier == stamp:
@@ -117,6 +126,8 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path) -> tuple[int, 
             status(f"regrouping the incidents {len(added)} new documents can touch")
             regroup_added(store, coreference, versions, added, stamp, earlier, built_with, beside)
             return incident_count(store), True
+    if given is not None:
+        given.finish()  # the titles it was given are cached before grouping reads them
     status("grouping the store's reports into incidents")
     reports = reports_from_store(store)
     save_reports(reports, stamp)
