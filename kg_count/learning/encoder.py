@@ -35,7 +35,8 @@ WINDOW = 256  # the model's max_seq_length: longer passages are read in overlapp
 STRIDE = 192
 VECTOR_LAYERS = (3, 6)  # token vectors: a middle and the last layer, concatenated
 DIMENSION = 384 * len(VECTOR_LAYERS)
-SENTENCE_BATCH = 64  # texts encoded in one forward pass by ``sentence_vectors``
+SENTENCE_BATCH = 16  # texts of similar length run in one forward pass by ``sentence_vectors``, each padded to
+#   its longest: 640 titles given 64 at a time, as a build gives them, took 11.7 s in batches of 16, 22.1 s of 64
 
 
 _blas_lock = threading.Lock()
