@@ -7,7 +7,7 @@ import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator, Protocol
 
 from kg_count.graph.document_graph import content_hash
 from kg_count.graph.store import GraphStore, StoreLocation
@@ -18,10 +18,19 @@ from kg_count.nlp.parallel import parallel_records
 from kg_count.nlp.record_cache import RecordCache, cached_records, document_key
 from kg_count.progress import progress_bar
 
-if TYPE_CHECKING:
-    from kg_count.incidents.reports.title_vectors import EncoderBeside
-
 TITLES_A_MESSAGE = 64  # report titles sent to the encoder process at a time
+
+
+class TitleEncoder(Protocol):
+    """What a build gives the titles of its added reports to (``kg_count.incidents.reports.title_vectors
+    .EncoderBeside``): a process started on demand that encodes texts while the build goes on."""
+
+    @property
+    def started(self) -> bool: ...
+
+    def start(self) -> None: ...
+
+    def encode(self, texts: list[str]) -> None: ...
 
 
 @dataclass
@@ -83,7 +92,7 @@ def built_store(
     workers: int = 1,
     scheduler: str | None = None,
     cache: str | os.PathLike | None = None,
-    titles: EncoderBeside | None = None,
+    titles: TitleEncoder | None = None,
 ) -> Iterator[tuple[GraphStore, BuildSummary]]:
     """The store at ``location`` with every document of ``docs`` (CoNLL or JSON lines) that it lacked or held
     from other content added, still open for the caller's next writes (its incidents: no other writer can
@@ -97,7 +106,7 @@ def built_store(
     The record cache at ``cache`` (a SQLite file) serves records already extracted from the same
     content. Each document's graph is written whole, its completion marker last, so an interrupted
     build resumes with the documents it had not finished. When the store lacks some of the file's ids, ``titles``
-    (an ``EncoderBeside`` not started yet) is started and encodes the titles of the added reports while the
+    (a ``TitleEncoder`` not started yet) is started and encodes the titles of the added reports while the
     build goes on, so that grouping them finds their vectors cached.
     """
     summary = BuildSummary()
@@ -130,7 +139,7 @@ def _add_documents(
     summary: BuildSummary,
     cache,
     extract,
-    titles: EncoderBeside | None,
+    titles: TitleEncoder | None,
 ) -> None:
     """Add to ``store`` the documents of ``docs`` (``total`` of them) that it lacks or holds from other content
     (``stored``: the content hash of each it holds), their records from the cache at ``cache`` or from ``extract``
