@@ -26,11 +26,17 @@ class TitleEncoder(Protocol):
     .EncoderBeside``): a process started on demand that encodes texts while the build goes on."""
 
     @property
-    def started(self) -> bool: ...
+    def started(self) -> bool:
+        """Whether its process has been started."""
+        ...
 
-    def start(self) -> None: ...
+    def start(self) -> None:
+        """Start its process (nothing when it is started already)."""
+        ...
 
-    def encode(self, texts: list[str]) -> None: ...
+    def encode(self, texts: list[str]) -> None:
+        """Give it ``texts`` to encode into its vector cache; returns at once."""
+        ...
 
 
 @dataclass
