@@ -4,7 +4,15 @@ import pytest
 
 from kg_count.geography import city_iri, resolve_state, state_iri
 from kg_count.nlp.place_candidates import city_state_candidates, loose_place_mentions, place_candidates
-from kg_count.nlp.places import city_state_pairs, dateline, find_place, mentioned_places, place_names, state_votes
+from kg_count.nlp.places import (
+    city_state_pairs,
+    dateline,
+    find_place,
+    mentioned_places,
+    neighbourhood_names,
+    place_names,
+    state_votes,
+)
 from tests.helpers import annotated
 
 
@@ -323,3 +331,17 @@ def test_a_citys_nickname_places_the_story_in_that_city(title, body, city, state
 
     [record] = process([document(body, title=title)])
     assert (record.city, record.state) == (city, state)
+
+
+def test_a_name_written_as_a_neighbourhood_is_no_namesake_town():
+    words = "A man was shot in Chicago 's Austin neighborhood and another in the Lawndale neighborhood .".split()
+    assert neighbourhood_names(words) == {"Austin", "Lawndale"}
+    doc = annotated("A boy was shot in Austin on Tuesday in the Austin neighborhood .", title="Boy shot in Austin")
+    assert "Austin" not in {name for name, _ in place_names(doc.doc)}
+    assert "Austin" not in {c.value for c in place_candidates(doc.doc, body_start=4).cities}
+
+
+def test_a_neighbourhood_the_gazetteer_files_under_a_city_is_kept_for_that_city():
+    words = "shot in the Brighton Park neighborhood and in Philadelphia 's East Mount Airy neighborhood".split()
+    assert neighbourhood_names(words) == set()  # Brighton Park is only a part of Chicago; Philadelphia is named
+    assert neighbourhood_names("shot in the Lawndale neighborhood".split()) == {"Lawndale"}

@@ -25,6 +25,7 @@ from kg_count.nlp.places import (
     is_common_word,
     is_street_word,
     known_place,
+    neighbourhood_names,
     place_names,
     place_words,
     state_mentions,
@@ -248,7 +249,9 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     for city, number in named.items():
         merge(cities, city, mention_count_features("place", number))
     loose = Counter()
-    for name, start, features in title_words_the_text_supports(loose_place_mentions(doc), body_start, votes):
+    neighbourhoods = neighbourhood_names(words)
+    mentions = [m for m in loose_place_mentions(doc) if m[0] not in neighbourhoods]
+    for name, start, features in title_words_the_text_supports(mentions, body_start, votes):
         city = _city_name(name)
         loose[city] += 1
         merge(cities, city, features | _where("loose", start, body_start, byline, sentence, event_sentences))

@@ -379,6 +379,53 @@ def names_a_street(doc, end: int) -> bool:
     return end < len(doc) and is_street_word(doc[end].text)
 
 
+NEIGHBOURHOOD_WORDS = {"neighborhood", "neighbourhood", "section"}  # "the Lawndale neighborhood"
+NEIGHBOURHOOD_OWNERS = {"the", "'s", "’s"}  # "the Juniata section", "Chicago 's Austin neighborhood"
+
+
+def neighbourhood_names(words: list[str]) -> set[str]:
+    """The names the text writes as a neighbourhood, one to three capitalised words between "the" or a possessive
+    and a word for a neighbourhood ("the Lawndale neighborhood", "Chicago 's Austin neighborhood", "the Juniata
+    section") that the gazetteer knows as a town of its own somewhere: a part of the story's city, not the namesake
+    town ("Lawndale", Illinois, in a Chicago story). A name the gazetteer knows only as a part of a city ("Brighton
+    Park", Chicago), or files under a city the text names, is left to be read as that city."""
+    found = set()
+    for end, word in enumerate(words):
+        if word.lower() not in NEIGHBOURHOOD_WORDS:
+            continue
+        for length in (1, 2, 3):
+            start = end - length
+            if start < 1 or not words[start][:1].isupper():
+                break
+            if words[start - 1].lower() in NEIGHBOURHOOD_OWNERS:
+                found.add(" ".join(words[start:end]))
+                break
+    if not found:
+        return found
+    text = f" {' '.join(words).lower()} "
+    parts = gazetteer().part_of
+    return {
+        name
+        for name in found
+        if any((name.lower(), state) not in parts for state in gazetteer().states_of(name))
+        and not any(f" {city} " in text for city in _cities_filing(name.lower()))
+    }
+
+
+@lru_cache(maxsize=1)
+def _filing_cities() -> dict[str, set[str]]:
+    """Each lower-case place name the gazetteer files under another city (``Gazetteer.part_of``) -> those cities."""
+    cities: dict[str, set[str]] = {}
+    for (name, _), city in gazetteer().part_of.items():
+        cities.setdefault(name, set()).add(city)
+    return cities
+
+
+def _cities_filing(name: str) -> set[str]:
+    """The cities (lower case) the gazetteer files the place ``name`` (lower case) under, in any state."""
+    return _filing_cities().get(name, set())
+
+
 def place_names(doc) -> list[tuple[str, int]]:
     """Known place names and where they start: GPE/LOC/FAC entities, the place part of agency names ("Austin Police
     Department"), and capitalised names after a preposition or before an incident noun (one-word ones only when
@@ -387,7 +434,8 @@ def place_names(doc) -> list[tuple[str, int]]:
     whole is a place ("South Bend", "North Charleston"), a word after "St." or "Fort" is no place alone ("St. Paul"
     is not Paul, Idaho), and a name followed by a street word names a street ("on Baltimore Avenue"). A name spaCy
     takes for a person's is a place before an agency word ("Twin Falls police"), or, of two or three words, before
-    an incident noun ("Broken Arrow teen")."""
+    an incident noun ("Broken Arrow teen"). A name the text writes as a neighbourhood (``neighbourhood_names``) is
+    none of them."""
     found = []
     for ent in doc.ents:
         text, start = ent.text, ent.start
@@ -431,7 +479,8 @@ def place_names(doc) -> list[tuple[str, int]]:
             ):
                 found.append((full_saint(name), i))
                 break
-    return found
+    neighbourhoods = neighbourhood_names(place_words(doc))
+    return [(name, start) for name, start in found if name not in neighbourhoods]
 
 
 def mentioned_places(doc) -> list[str]:
