@@ -248,15 +248,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
             merge(states, resolved, {"place_state"} | _where("place_state", start, body_start, byline, sentence))
     for city, number in named.items():
         merge(cities, city, mention_count_features("place", number))
-    loose = Counter()
-    neighbourhoods = neighbourhood_names(words)
-    mentions = [m for m in loose_place_mentions(doc) if m[0] not in neighbourhoods]
-    for name, start, features in title_words_the_text_supports(mentions, body_start, votes):
-        city = _city_name(name)
-        loose[city] += 1
-        merge(cities, city, features | _where("loose", start, body_start, byline, sentence, event_sentences))
-    for city, number in loose.items():
-        merge(cities, city, mention_count_features("loose", number))
+    loose = _add_loose_places(doc, words, body_start, byline, sentence, event_sentences, votes, cities)
     _add_implied_states(cities, states, named, loose, stated)
     _add_colocated_places(cities, states, stated)
     _add_station_places(stations.points_of(publishers), cities, states, stated)
@@ -269,6 +261,21 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
         if is_county(city):
             candidate.features.add("county")
     return PlaceCandidates(list(states.values()), list(cities.values()), rule)
+
+
+def _add_loose_places(doc, words, body_start, byline, sentence, event_sentences, votes, cities: dict) -> Counter:
+    """Add to ``cities`` the capitalised place names of ``doc`` (``loose_place_mentions``) that name no neighbourhood
+    (``neighbourhood_names``) and, in the title, that the text supports; return how often each was named."""
+    loose = Counter()
+    neighbourhoods = neighbourhood_names(words)
+    mentions = [m for m in loose_place_mentions(doc) if m[0] not in neighbourhoods]
+    for name, start, features in title_words_the_text_supports(mentions, body_start, votes):
+        city = _city_name(name)
+        loose[city] += 1
+        merge(cities, city, features | _where("loose", start, body_start, byline, sentence, event_sentences))
+    for city, number in loose.items():
+        merge(cities, city, mention_count_features("loose", number))
+    return loose
 
 
 def loose_place_mentions(doc) -> list[tuple[str, int, set[str]]]:
