@@ -222,7 +222,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     cities: dict = {}
     mentioned = state_mentions(words)
     votes = Counter(code for code, _ in mentioned)
-    names = place_names(doc)
+    names = place_names(doc, words)
     rule = find_place(doc, body_start, votes, names, byline)
     for code, index in mentioned:
         merge(states, code, _where("named", index, body_start, byline, sentence))

@@ -426,7 +426,7 @@ def _cities_filing(name: str) -> set[str]:
     return _filing_cities().get(name, set())
 
 
-def place_names(doc) -> list[tuple[str, int]]:
+def place_names(doc, words: list[str] | None = None) -> list[tuple[str, int]]:
     """Known place names and where they start: GPE/LOC/FAC entities, the place part of agency names ("Austin Police
     Department"), and capitalised names after a preposition or before an incident noun (one-word ones only when
     WordNet does not know them as common words: "Brush fire" is no place). A compass word before a capitalised name
@@ -435,7 +435,7 @@ def place_names(doc) -> list[tuple[str, int]]:
     is not Paul, Idaho), and a name followed by a street word names a street ("on Baltimore Avenue"). A name spaCy
     takes for a person's is a place before an agency word ("Twin Falls police"), or, of two or three words, before
     an incident noun ("Broken Arrow teen"). A name the text writes as a neighbourhood (``neighbourhood_names``) is
-    none of them."""
+    none of them; ``words`` are the doc's ``place_words`` when the caller has them."""
     found = []
     for ent in doc.ents:
         text, start = ent.text, ent.start
@@ -447,10 +447,10 @@ def place_names(doc) -> list[tuple[str, int]]:
         if ent.label_ in ("GPE", "LOC", "FAC") and known_place(text):
             found.append((full_saint(text), start))
         elif ent.label_ == "ORG":
-            words = ent.text.split()
-            cut = next((i for i, w in enumerate(words) if w.lower() in AGENCY_WORDS), None)
-            if cut and known_place(" ".join(words[:cut])):
-                found.append((" ".join(words[:cut]), ent.start))
+            ent_words = ent.text.split()
+            cut = next((i for i, w in enumerate(ent_words) if w.lower() in AGENCY_WORDS), None)
+            if cut and known_place(" ".join(ent_words[:cut])):
+                found.append((" ".join(ent_words[:cut]), ent.start))
     tokens = list(doc)
     for i, token in enumerate(tokens):
         if not token.text[:1].isupper() or token.ent_type_ in ("GPE", "ORG"):
@@ -479,7 +479,7 @@ def place_names(doc) -> list[tuple[str, int]]:
             ):
                 found.append((full_saint(name), i))
                 break
-    neighbourhoods = neighbourhood_names(place_words(doc))
+    neighbourhoods = neighbourhood_names(place_words(doc) if words is None else words)
     return [(name, start) for name, start in found if name not in neighbourhoods]
 
 
