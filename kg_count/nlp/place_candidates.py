@@ -222,7 +222,8 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     cities: dict = {}
     mentioned = state_mentions(words)
     votes = Counter(code for code, _ in mentioned)
-    names = place_names(doc, words)
+    neighbourhoods = neighbourhood_names(words)
+    names = place_names(doc, neighbourhoods)
     rule = find_place(doc, body_start, votes, names, byline)
     for code, index in mentioned:
         merge(states, code, _where("named", index, body_start, byline, sentence))
@@ -248,7 +249,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
             merge(states, resolved, {"place_state"} | _where("place_state", start, body_start, byline, sentence))
     for city, number in named.items():
         merge(cities, city, mention_count_features("place", number))
-    loose = _add_loose_places(doc, words, body_start, byline, sentence, event_sentences, votes, cities)
+    loose = _add_loose_places(doc, neighbourhoods, body_start, byline, sentence, event_sentences, votes, cities)
     _add_implied_states(cities, states, named, loose, stated)
     _add_colocated_places(cities, states, stated)
     _add_station_places(stations.points_of(publishers), cities, states, stated)
@@ -263,11 +264,13 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     return PlaceCandidates(list(states.values()), list(cities.values()), rule)
 
 
-def _add_loose_places(doc, words, body_start, byline, sentence, event_sentences, votes, cities: dict) -> Counter:
-    """Add to ``cities`` the capitalised place names of ``doc`` (``loose_place_mentions``) that name no neighbourhood
-    (``neighbourhood_names``) and, in the title, that the text supports; return how often each was named."""
+def _add_loose_places(
+    doc, neighbourhoods: set[str], body_start, byline, sentence, event_sentences, votes, cities: dict
+) -> Counter:
+    """Add to ``cities`` the capitalised place names of ``doc`` (``loose_place_mentions``) that are none of its
+    ``neighbourhoods`` (``neighbourhood_names``) and, in the title, that the text supports; return how often each was
+    named."""
     loose = Counter()
-    neighbourhoods = neighbourhood_names(words)
     mentions = [m for m in loose_place_mentions(doc) if m[0] not in neighbourhoods]
     for name, start, features in title_words_the_text_supports(mentions, body_start, votes):
         city = _city_name(name)

@@ -408,7 +408,7 @@ def neighbourhood_names(words: list[str]) -> set[str]:
         name
         for name in found
         if any((name.lower(), state) not in parts for state in gazetteer().states_of(name))
-        and not any(f" {city} " in text for city in _cities_filing(name.lower()))
+        and not any(f" {city} " in text for city in _filing_cities().get(name.lower(), ()))
     }
 
 
@@ -421,12 +421,7 @@ def _filing_cities() -> dict[str, set[str]]:
     return cities
 
 
-def _cities_filing(name: str) -> set[str]:
-    """The cities (lower case) the gazetteer files the place ``name`` (lower case) under, in any state."""
-    return _filing_cities().get(name, set())
-
-
-def place_names(doc, words: list[str] | None = None) -> list[tuple[str, int]]:
+def place_names(doc, neighbourhoods: set[str] | None = None) -> list[tuple[str, int]]:
     """Known place names and where they start: GPE/LOC/FAC entities, the place part of agency names ("Austin Police
     Department"), and capitalised names after a preposition or before an incident noun (one-word ones only when
     WordNet does not know them as common words: "Brush fire" is no place). A compass word before a capitalised name
@@ -435,7 +430,7 @@ def place_names(doc, words: list[str] | None = None) -> list[tuple[str, int]]:
     is not Paul, Idaho), and a name followed by a street word names a street ("on Baltimore Avenue"). A name spaCy
     takes for a person's is a place before an agency word ("Twin Falls police"), or, of two or three words, before
     an incident noun ("Broken Arrow teen"). A name the text writes as a neighbourhood (``neighbourhood_names``) is
-    none of them; ``words`` are the doc's ``place_words`` when the caller has them."""
+    none of them; ``neighbourhoods`` are those names when the caller has them."""
     found = []
     for ent in doc.ents:
         text, start = ent.text, ent.start
@@ -479,7 +474,8 @@ def place_names(doc, words: list[str] | None = None) -> list[tuple[str, int]]:
             ):
                 found.append((full_saint(name), i))
                 break
-    neighbourhoods = neighbourhood_names(place_words(doc) if words is None else words)
+    if neighbourhoods is None:
+        neighbourhoods = neighbourhood_names(place_words(doc))
     return [(name, start) for name, start in found if name not in neighbourhoods]
 
 
