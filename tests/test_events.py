@@ -65,6 +65,24 @@ def test_an_attempted_killing_a_state_of_mind_or_a_weapons_kind_is_no_killing(te
     assert [event_type for found, _, event_type in typed(text) if found == lemma] == [None]
 
 
+@pytest.mark.parametrize(
+    "text, lemma",
+    [
+        ("They could have killed me .", "kill"),
+        ("I could have been killed .", "kill"),
+        ("Doctors said he could die .", "die"),
+        ("She would have died without the officer .", "die"),
+        ("It might have been fatal .", "fatal"),
+    ],
+)
+def test_a_harm_only_supposed_is_no_event(text, lemma):
+    assert [event_type for found, _, event_type in typed(text) if found == lemma] == [None]
+
+
+def test_a_later_harm_told_with_would_is_typed():
+    assert ("die", "killing") in [(lemma, t) for lemma, _, t in typed("The man , who would later die , was shot .")]
+
+
 def test_a_killing_charged_or_done_is_still_typed():
     assert ("murder", "Killing", "killing") in typed("He was charged with murder .")
     assert ("suicide", None, "killing") in typed("She died in an apparent suicide .")

@@ -140,6 +140,7 @@ SHOOT_LEMMAS = {"shoot", "shooting", "shot", "gunshot", "gunfire", "open fire"}
 ATTEMPT_LEMMAS = {"attempt", "attempted", "try"}  # "attempted murder", "a suicide attempt", "tried to kill"
 WEAPON_OR_FORCE = WEAPON_WORDS | {"force"}  # what "deadly" and "lethal" describe without a death
 DISPOSITION_WORDS = {"suicidal", "homicidal", "murderous"}  # "the suicidal man": a state of mind, no event
+POSSIBILITY_MODALS = {"could", "might", "should"}  # "he could die", "I could have been killed": no harm told
 
 
 @dataclass(frozen=True)
@@ -226,6 +227,17 @@ def is_attempted(token) -> bool:
     return token.dep_ in ("compound", "xcomp") and token.head.lemma_.lower() in ATTEMPT_LEMMAS
 
 
+def is_hypothetical(token) -> bool:
+    """True for a harm the sentence only supposes: a verb under "could", "might" or "should" ("he could die", "it
+    could have killed someone", "I could've died"), or under "would have" ("she would have died"); not "would"
+    alone, which tells of a later harm ("who would later die")."""
+    verb = token.head if token.pos_ == "ADJ" and token.dep_ in ("acomp", "attr") else token
+    auxiliaries = [c.lower_ for c in verb.children if c.dep_ in ("aux", "auxpass")]
+    if any(a in POSSIBILITY_MODALS for a in auxiliaries):
+        return True
+    return "would" in auxiliaries and any(a in ("have", "'ve") for a in auxiliaries)
+
+
 def _describes_a_weapon(token) -> bool:
     """True for "deadly" or "lethal" said of a weapon or of force ("assault with a deadly weapon", "lethal force"):
     a charge's or a policy's words, no death."""
@@ -287,7 +299,7 @@ def find_event_mentions(annotated: AnnotatedDocument) -> list[EventMention]:
                 event_type = "killing" if _fatal_sentence(token) and not _counts_the_shot(token) else "injuring"
         if frame is None and event_type is None:
             continue
-        if (event_type is not None and is_negated(token)) or token.lower_ in DISPOSITION_WORDS:
+        if (event_type is not None and (is_negated(token) or is_hypothetical(token))) or token.lower_ in DISPOSITION_WORDS:
             event_type = None
         if event_type == "killing" and (is_attempted(token) or _describes_a_weapon(token)):
             event_type = None
