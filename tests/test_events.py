@@ -83,6 +83,22 @@ def test_a_later_harm_told_with_would_is_typed():
     assert ("die", "killing") in [(lemma, t) for lemma, _, t in typed("The man , who would later die , was shot .")]
 
 
+@pytest.mark.parametrize(
+    "text, lemma",
+    [
+        ("The victim did not survive .", "die"),
+        ("He later succumbed at the hospital .", "succumb"),
+        ("( UPDATE ) Klamath Boy on Life Support After Being Shot in the Head Dies", "die"),
+    ],
+)
+def test_a_death_told_without_die_or_in_a_headline_is_a_killing(text, lemma):
+    assert (lemma, "killing") in [(found, event_type) for found, _, event_type in typed(text)]
+
+
+def test_a_survival_is_no_death():
+    assert [t for _, _, t in typed("The victim survived .")] == []
+
+
 def test_a_killing_charged_or_done_is_still_typed():
     assert ("murder", "Killing", "killing") in typed("He was charged with murder .")
     assert ("suicide", None, "killing") in typed("She died in an apparent suicide .")

@@ -258,10 +258,32 @@ def _fatal_sentence(token) -> bool:
     return any(t.lemma_.lower() in FATAL_CUES for t in token.sent)
 
 
+def _headline_verb(token, lexicon) -> str | None:
+    """The lemma of a capitalised verb the tagger took for a plural noun or a name ("Man Shot In Head Dies"), when
+    the word less its "s" or "es" is a verb of ``lexicon`` and no noun of it; None otherwise."""
+    if token.tag_ not in ("NNS", "NNPS") or not token.text[:1].isupper():
+        return None
+    word = token.lower_
+    for stem in (word[:-1], word[:-2]) if word.endswith("s") else ():
+        if (stem, "VERB") in lexicon and (stem, "NOUN") not in lexicon and (word, "NOUN") not in lexicon:
+            return stem
+    return None
+
+
+def _survived_not(token) -> bool:
+    """True for a survival denied: "the victim did not survive", "he didn't survive his injuries"."""
+    return token.lemma_.lower() == "survive" and token.pos_ == "VERB" and is_negated(token)
+
+
 def _lookup(token, lexicon) -> tuple[str, LexicalEntry | None, int]:
-    """The lexicon entry of a token, trying the phrasal form (verb + particle) first; returns (lemma, entry, end)."""
+    """The lexicon entry of a token, trying the phrasal form (verb + particle) first; returns (lemma, entry, end).
+    A capitalised verb tagged as a noun is read as the verb (``_headline_verb``); a denied survival as a death."""
     lemma = token.lemma_.lower()
     pos = "VERB" if token.pos_ == "AUX" else token.pos_
+    if _survived_not(token):
+        return "die", lexicon.get(("die", "VERB")), token.i + 1
+    if (verb := _headline_verb(token, lexicon)) is not None:
+        return verb, lexicon.get((verb, "VERB")), token.i + 1
     particles = [c for c in token.children if c.dep_ == "prt"]
     if particles:
         phrase = f"{lemma} {particles[0].lemma_.lower()}"
@@ -279,7 +301,7 @@ def find_event_mentions(annotated: AnnotatedDocument) -> list[EventMention]:
     sentence_index = {sent.start: n for n, sent in enumerate(doc.sents)}
     mentions = []
     for token in doc:
-        if token.pos_ not in ("VERB", "NOUN", "ADJ", "AUX"):
+        if token.pos_ not in ("VERB", "NOUN", "ADJ", "AUX", "PROPN"):
             continue
         lemma, entry, end = _lookup(token, lexicon)
         if entry is None:
@@ -299,7 +321,8 @@ def find_event_mentions(annotated: AnnotatedDocument) -> list[EventMention]:
                 event_type = "killing" if _fatal_sentence(token) and not _counts_the_shot(token) else "injuring"
         if frame is None and event_type is None:
             continue
-        if (event_type is not None and (is_negated(token) or is_hypothetical(token))) or token.lower_ in DISPOSITION_WORDS:
+        denied = is_negated(token) and not _survived_not(token)
+        if (event_type is not None and (denied or is_hypothetical(token))) or token.lower_ in DISPOSITION_WORDS:
             event_type = None
         if event_type == "killing" and (is_attempted(token) or _describes_a_weapon(token)):
             event_type = None
