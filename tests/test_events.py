@@ -88,6 +88,7 @@ def test_a_later_harm_told_with_would_is_typed():
     [
         ("The victim did not survive .", "die"),
         ("He later succumbed at the hospital .", "succumb"),
+        ("She was taken to the medical center where she passed away .", "pass away"),
         ("( UPDATE ) Klamath Boy on Life Support After Being Shot in the Head Dies", "die"),
     ],
 )

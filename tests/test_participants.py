@@ -33,6 +33,8 @@ def read(body: str, title: str = ""):
         ("Five people were shot , one fatally .", 1, 4, 0),
         ("Four people were shot Sunday night , one of them fatally , police said .", 1, 3, 0),
         ("Four men were shot and two of them died early Friday .", 2, 2, 0),
+        ("A gunman shot four people , killing one .", 1, 3, 0),
+        ("The man shot five people outside a bar , killing two of them .", 2, 3, 0),
         ("When officers arrived , they found a man shot to death .", 1, 0, 0),
         ("Two police officers who shot and killed a man in his home returned to work .", 1, 0, 0),
         ("One man is dead after a double shooting in the Russell neighborhood .", 1, 0, 0),

@@ -719,10 +719,16 @@ class CountStatement:
 
 def _fatal_share(token) -> int | None:
     """The number of a shooting's victims it says died: a number after the verb, in its sentence, that
-    ``fatally`` depends on ("were shot, one fatally"; "two of them fatally") or that is "N of them" who died
-    ("four men were shot and two of them died"); None when it says none."""
+    ``fatally`` depends on ("were shot, one fatally"; "two of them fatally"), that is "N of them" who died
+    ("four men were shot and two of them died") or that a killing participle the verb governs counts ("shot four
+    people, killing one"); None when it says none."""
     if token.lemma_.lower() not in ("shoot", "wound", "injure", "stab"):
         return None
+    for clause in (c for c in token.children if c.dep_ == "advcl" and c.tag_ == "VBG"):
+        if clause.lemma_.lower() in SHARE_DEATH_VERBS:
+            number = next((c for c in clause.children if c.dep_ in ("dobj", "nummod") and c.like_num), None)
+            if number is not None:
+                return parse_number(number.text)
     for number in token.doc[token.i + 1 : token.sent.end]:
         if number.like_num and (any(c.lower_ == "fatally" for c in number.subtree) or _died_of_them(number)):
             return parse_number(number.text)
