@@ -84,6 +84,11 @@ def test_publication_stamps_are_not_incident_dates():
     assert dt.date(2017, 1, 23) in dates and DCT not in dates
 
 
+def test_a_date_with_its_year_and_the_hour_it_happened_at_is_no_stamp():
+    doc = annotated("On Monday , January 23 , 2017 at 8:04 a.m. , firefighters responded to a fire on Main Street .")
+    assert [t.date for t in find_time_mentions(doc.doc, DCT)] == [dt.date(2017, 1, 23)]
+
+
 def test_no_date_falls_back_to_weak_dct():
     chosen = incident_date([], set(), DCT)
     assert (chosen.date, chosen.certainty) == (DCT, "dct")

@@ -53,7 +53,9 @@ AGE_PHRASE = re.compile(r"\b\d+[- ]*(?:years?|months?)[- ]*old\b")  # "15-year -
 DAY_PART_HOURS = re.compile(r"\b(morning|afternoon|evening|night|overnight) hours\b")  # "early morning hours Sunday"
 CLOCK_WORDS = re.compile(r"\b(?:at|around|about|approximately|shortly|just|before|after)\b")
 DAY_PART_WORDS = ("morning", "afternoon", "evening", "night")
-PUBLICATION_STAMP = re.compile(r"\b\d{4}\b.*\d{1,2}:\d{2}|\b(posted|updated|published|last modified)\b", re.I)
+# a page's stamp ("Posted : Wednesday , January 25 , 2017 10:21 AM"), not a date told with the hour it happened at
+# ("On Friday , July 7 , 2006 at 8:04 a.m. , firefighters responded")
+PUBLICATION_STAMP = re.compile(r"\b\d{4}\b(?!\s*at\b).*\d{1,2}:\d{2}|\b(posted|updated|published|last modified)\b", re.I)
 
 
 @dataclass(frozen=True)
