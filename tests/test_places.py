@@ -205,6 +205,15 @@ def test_a_city_name_that_names_a_street_is_no_place():
     assert [name for name, _ in place_names(annotated("A man was shot in Baltimore on Friday .").doc)] == ["Baltimore"]
 
 
+def test_two_streets_sharing_a_plural_street_word_are_no_places():
+    doc = annotated("They stood on the corner of Baltimore and McHenry avenues in Cincinnati when shots rang out .").doc
+    names = [name for name, _ in place_names(doc)] + [name for name, _, _ in loose_place_mentions(doc)]
+    assert "Cincinnati" in names
+    assert "Baltimore" not in names and "McHenry" not in names
+    kept = annotated("Men were shot in Baltimore and Annapolis on Friday .").doc
+    assert "Baltimore" in {name for name, _ in place_names(kept)}
+
+
 def test_a_streets_name_is_no_loose_place_mention():
     from kg_count.nlp.place_candidates import loose_place_mentions
 

@@ -24,6 +24,7 @@ from kg_count.nlp.places import (
     in_common_use,
     is_common_word,
     is_street_word,
+    shares_a_street_word,
     known_place,
     neighbourhood_names,
     place_names,
@@ -329,11 +330,14 @@ def _rare_word_placed(name: str, before: str, following: str) -> bool:
 
 
 def street_name_tokens(tokens: list) -> set[int]:
-    """The indices of the up to three capitalised tokens just before each capitalised street word: a street's
-    name ("Spring" of "Spring Street", "Martin Luther King" of "Martin Luther King Drive"), no town's."""
+    """The indices of the up to three capitalised tokens just before each capitalised street word, or before a plural
+    one and before the "and" of two streets sharing it: a street's name ("Spring" of "Spring Street", "Martin
+    Luther King" of "Martin Luther King Drive", "Baltimore" and "McHenry" of "Baltimore and McHenry avenues"), no
+    town's."""
     found = set()
+    words = [token.text for token in tokens]
     for k, token in enumerate(tokens):
-        if is_street_word(token.text):
+        if is_street_word(token.text) or shares_a_street_word(words, k):
             for j in range(k - 1, max(k - 4, -1), -1):
                 if not tokens[j].text[:1].isupper():
                     break

@@ -374,9 +374,31 @@ def is_street_word(word: str) -> bool:
     return word.lower() in STREET_WORDS and word[:1].isupper()
 
 
+PLURAL_STREET_WORDS = {f"{word}s" for word in STREET_WORDS if word.isalpha() and len(word) > 3}  # "avenues"
+STREET_PAIR_WORDS = 3  # capitalised words of the second street's name a pair ("X and McHenry avenues") may hold
+
+
+def shares_a_street_word(words: list[str], end: int) -> bool:
+    """Whether the words from ``end`` (just after a name) make the name one of two streets written with one plural
+    street word: "Baltimore" in "Baltimore and McHenry avenues", "McHenry" in "... McHenry avenues"."""
+    if end < len(words) and words[end].lower() in PLURAL_STREET_WORDS:
+        return True
+    if end >= len(words) or words[end].lower() not in ("and", "&"):
+        return False
+    for k in range(end + 1, min(end + 2 + STREET_PAIR_WORDS, len(words))):
+        if words[k].lower() in PLURAL_STREET_WORDS:
+            return k > end + 1
+        if not words[k][:1].isupper():
+            return False
+    return False
+
+
 def names_a_street(doc, end: int) -> bool:
-    """Whether the token at ``end`` (just after a place name) makes the name a street's ("Baltimore Avenue")."""
-    return end < len(doc) and is_street_word(doc[end].text)
+    """Whether the tokens from ``end`` (just after a place name) make the name a street's ("Baltimore Avenue",
+    "Baltimore and McHenry avenues": ``shares_a_street_word``)."""
+    if end < len(doc) and is_street_word(doc[end].text):
+        return True
+    return shares_a_street_word([t.text for t in doc[end : end + 2 + STREET_PAIR_WORDS]], 0)
 
 
 NEIGHBOURHOOD_WORDS = {"neighborhood", "neighbourhood", "section"}  # "the Lawndale neighborhood"
