@@ -55,7 +55,9 @@ CLOCK_WORDS = re.compile(r"\b(?:at|around|about|approximately|shortly|just|befor
 DAY_PART_WORDS = ("morning", "afternoon", "evening", "night")
 # a page's stamp ("Posted : Wednesday , January 25 , 2017 10:21 AM"), not a date told with the hour it happened at
 # ("On Friday , July 7 , 2006 at 8:04 a.m. , firefighters responded")
-PUBLICATION_STAMP = re.compile(r"\b\d{4}\b(?!\s*at\b).*\d{1,2}:\d{2}|\b(posted|updated|published|last modified)\b", re.I)
+PUBLICATION_STAMP = re.compile(
+    r"\b\d{4}\b(?!\s*at\b).*\d{1,2}:\d{2}|\b(posted|updated|published|last modified)\b", re.I
+)
 
 
 @dataclass(frozen=True)
