@@ -301,7 +301,7 @@ def find_event_mentions(annotated: AnnotatedDocument) -> list[EventMention]:
     sentence_index = {sent.start: n for n, sent in enumerate(doc.sents)}
     mentions = []
     for token in doc:
-        if token.pos_ not in ("VERB", "NOUN", "ADJ", "AUX", "PROPN"):
+        if token.pos_ not in ("VERB", "NOUN", "ADJ", "AUX") and token.tag_ != "NNPS":  # NNPS: a headline's verb
             continue
         lemma, entry, end = _lookup(token, lexicon)
         if entry is None:
@@ -321,8 +321,8 @@ def find_event_mentions(annotated: AnnotatedDocument) -> list[EventMention]:
                 event_type = "killing" if _fatal_sentence(token) and not _counts_the_shot(token) else "injuring"
         if frame is None and event_type is None:
             continue
-        denied = is_negated(token) and not _survived_not(token)
-        if (event_type is not None and (denied or is_hypothetical(token))) or token.lower_ in DISPOSITION_WORDS:
+        denied = event_type is not None and is_negated(token) and not _survived_not(token)
+        if denied or (event_type is not None and is_hypothetical(token)) or token.lower_ in DISPOSITION_WORDS:
             event_type = None
         if event_type == "killing" and (is_attempted(token) or _describes_a_weapon(token)):
             event_type = None
