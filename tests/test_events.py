@@ -101,6 +101,21 @@ def test_a_death_told_without_die_or_in_a_headline_is_a_killing(text, lemma):
     assert "killing" in types_of(text, lemma)
 
 
+@pytest.mark.parametrize(
+    "text, lemma",
+    [
+        ("Maribel Barrera was fatally injured after shots were fired .", "injure"),
+        ("The clerk was mortally wounded in the robbery .", "wound"),
+    ],
+)
+def test_a_harm_its_own_modifier_calls_fatal_is_a_killing(text, lemma):
+    assert types_of(text, lemma) == ["killing"]
+
+
+def test_a_harm_not_called_fatal_stays_an_injuring():
+    assert types_of("The clerk was critically wounded in the robbery .", "wound") == ["injuring"]
+
+
 def test_a_survival_is_no_death():
     assert [t for _, _, t in typed("The victim survived .")] == []
 

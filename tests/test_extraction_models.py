@@ -323,3 +323,12 @@ def test_an_unnamed_victim_who_died_states_no_injured_but_another_does():
         "One man killed , another wounded in shooting",
     )
     assert [s.value for s in another if s.value is not None] == [1]
+
+
+def test_one_who_succumbed_states_no_injured():
+    succumbed = injured_statements_of_the_living(
+        "Deputies found Gina Williams on the porch . Mrs. Williams had suffered a gunshot wound to the neck . "
+        "EMS personnel arrived on the scene but Mrs. Williams succumbed to her injuries .",
+        "Deputies investigate a shooting",
+    )
+    assert [s.value for s in succumbed if s.value is not None] == []

@@ -140,6 +140,8 @@ SHOOT_LEMMAS = {"shoot", "shooting", "shot", "gunshot", "gunfire", "open fire"}
 ATTEMPT_LEMMAS = {"attempt", "attempted", "try"}  # "attempted murder", "a suicide attempt", "tried to kill"
 WEAPON_OR_FORCE = WEAPON_WORDS | {"force"}  # what "deadly" and "lethal" describe without a death
 DISPOSITION_WORDS = {"suicidal", "homicidal", "murderous"}  # "the suicidal man": a state of mind, no event
+HARM_LEMMAS = {"injure", "wound", "injury", "injured", "wounded", "hurt", "stab"}
+FATAL_MODIFIERS = {"fatally", "mortally", "fatal", "mortal"}  # "fatally injured", "a mortal wound": a death
 POSSIBILITY_MODALS = {"could", "might", "should"}  # "he could die", "I could have been killed": no harm told
 
 
@@ -258,6 +260,12 @@ def _fatal_sentence(token) -> bool:
     return any(t.lemma_.lower() in FATAL_CUES for t in token.sent)
 
 
+def _fatal_harm(token, lemma: str) -> bool:
+    """True for a harm its own modifier says was fatal: "was fatally injured", "mortally wounded", "a fatal
+    wound"."""
+    return lemma in HARM_LEMMAS and any(c.lower_ in FATAL_MODIFIERS for c in token.children)
+
+
 def _headline_verb(token, lexicon) -> str | None:
     """The lemma of a capitalised verb the tagger took for a plural noun or a name ("Man Shot In Head Dies"), when
     the word less its "s" or "es" is a verb of ``lexicon`` and no noun of it; None otherwise."""
@@ -319,6 +327,8 @@ def find_event_mentions(annotated: AnnotatedDocument) -> list[EventMention]:
                 event_type = None
             else:
                 event_type = "killing" if _fatal_sentence(token) and not _counts_the_shot(token) else "injuring"
+        elif event_type == "injuring" and _fatal_harm(token, lemma):
+            event_type = "killing"
         if frame is None and event_type is None:
             continue
         denied = event_type is not None and is_negated(token) and not _survived_not(token)

@@ -614,17 +614,17 @@ def _patients(token, skip: range = range(0)) -> list:
 
 
 def _verb_patients(token, skip: range) -> list:
-    """The patients of a verb of harm (``_patients``): its passive subject, the subject of "die", its objects
-    (not at ``skip``), a bare participle's counted subject ("7 men shot at house") or its subject where a "by" or a
-    verb of finding makes it passive ("Teen shot by uncle", "found a man shot to death"), a relative clause's
-    noun, a number before it. A verb joined to one of arrest or charge does not take its patients: those are the
-    suspects."""
+    """The patients of a verb of harm (``_patients``): its passive subject, the subject of "die" or "succumb", its
+    objects (not at ``skip``), a bare participle's counted subject ("7 men shot at house") or its subject where a
+    "by" or a verb of finding makes it passive ("Teen shot by uncle", "found a man shot to death"), a relative
+    clause's noun, a number before it. A verb joined to one of arrest or charge does not take its patients: those
+    are the suspects."""
     passive = [c for c in token.children if c.dep_ in ("nsubjpass", "nsubj:pass")]
     if passive and token.dep_ == "relcl" and token.head.pos_ in ("NOUN", "PROPN"):
         passive = [token.head if c.lower_ in RELATIVE_PRONOUNS else c for c in passive]
     if passive:
         return passive
-    if token.lemma_ in ("die", "perish"):
+    if token.lemma_ in ("die", "perish", "succumb"):
         return [c for c in token.children if c.dep_ == "nsubj"]
     objects = [c for c in token.children if c.dep_ in ("dobj", "obj") and c.i not in skip]
     if objects:
