@@ -332,3 +332,20 @@ def test_one_who_succumbed_states_no_injured():
         "Deputies investigate a shooting",
     )
     assert [s.value for s in succumbed if s.value is not None] == []
+
+
+def test_a_phrase_naming_the_killed_beside_another_counts_the_other():
+    statements = injured_statements_of_the_living(
+        "Vernon Houston is charged with killing Terrance Maxwell at a home . | "
+        "Maxwell and another teenager were shot . | Both were taken to the hospital where Maxwell died .",
+        "Suspect charged in killing of teen",
+    )
+    assert [(s.value, s.another) for s in statements if s.value is not None] == [(1, True)]
+
+
+def test_a_patient_told_apart_from_another_harmed_is_marked():
+    statements = injured_statements_of_the_living(
+        "A man was killed on Friday . | The young girl was also shot and she is still in the hospital .",
+        "Man killed in shooting",
+    )
+    assert [s.another for s in statements if s.value == 1] == [True]

@@ -57,6 +57,8 @@ def _statement_features(statement: CountStatement, title_sentences: int) -> set[
     features = {f"stated:{where}", f"lemma:{statement.lemma}"}
     if statement.statistics:
         features.add("statistics")
+    if statement.another:
+        features.add("another")
     if statement.status == INJURED_EXPLICITLY:
         features.add("explicit")
     return features

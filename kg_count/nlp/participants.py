@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from kg_count.geography import gazetteer
@@ -706,8 +706,9 @@ def _tells_of_death(verb) -> bool:
 class CountStatement:
     """A number of people a typed event mention says something happened to: the status ("killed",
     "injured", "fired" or INJURED_EXPLICITLY), the count (None: a typed event without a number), the
-    sentence, the event's lemma, whether the sentence is about statistics and the token index of the patient it
-    counts (None for a headline's count)."""
+    sentence, the event's lemma, whether the sentence is about statistics, the token index of the patient it
+    counts (None for a headline's count) and whether the text tells that patient apart from another one harmed
+    ("another man was wounded", "two others", "was also shot")."""
 
     status: str
     value: int | None
@@ -715,6 +716,7 @@ class CountStatement:
     lemma: str
     statistics: bool
     patient: int | None = None
+    another: bool = False
 
 
 def _fatal_share(token) -> int | None:
@@ -788,8 +790,9 @@ def count_statements(doc, events: Sequence[EventMention], title_end: int = 0) ->
         counted = [(v, patient.i) for v, patient in zip(values, patients) if v is not None] or [(None, None)]
         for name in statuses:
             for value, patient in counted:
+                another = patient is not None and _tells_of_another(token, doc[patient])
                 statements.append(
-                    CountStatement(name, value, event.sentence, token.lemma_.lower(), statistics, patient)
+                    CountStatement(name, value, event.sentence, token.lemma_.lower(), statistics, patient, another)
                 )
     if any(event.lemma in SHOOTING_LEMMAS and event.event_type in ("killing", "injuring") for event in events):
         statements.extend(_condition_statements(doc))
@@ -797,6 +800,14 @@ def count_statements(doc, events: Sequence[EventMention], title_end: int = 0) ->
 
 
 OTHER_WORDS = {"another", "other", "second", "third", "fourth", "others"}
+
+
+def _tells_of_another(verb, patient) -> bool:
+    """Whether the text tells ``patient`` of the harm ``verb`` apart from someone else harmed: its phrase has a
+    word of ``OTHER_WORDS`` ("another teenager", "two others") or the verb has "also" ("was also shot")."""
+    return any(w.lower_ in OTHER_WORDS for w in patient.subtree) or any(
+        c.lower_ == "also" and c.dep_ == "advmod" for c in verb.children
+    )
 
 
 def _one_person_key(token) -> tuple[str, ...] | None:
@@ -812,7 +823,8 @@ def _one_person_key(token) -> tuple[str, ...] | None:
 def of_the_living(doc, statements: Sequence[CountStatement], people: Sequence[Participant]) -> list[CountStatement]:
     """``statements`` without the injured ones whose patient is a named person the text says was killed
     ("Kendal Pinkerton was critically injured", then "has died"), or one person written as a killed one is ("the
-    2-year - old was critically injured", "the 2-year - old has died"): one person is not both."""
+    2-year - old was critically injured", "the 2-year - old has died"): one person is not both. A phrase naming the
+    killed and others counts the others (``_less_the_dead``)."""
     dead = {
         i for person in people if person.status == "killed" for start, end in person.mentions for i in range(start, end)
     }
@@ -822,14 +834,29 @@ def of_the_living(doc, statements: Sequence[CountStatement], people: Sequence[Pa
         if s.status == "killed" and s.value == 1 and s.patient is not None
     } - {None}
 
-    def living(statement: CountStatement) -> bool:
+    def living(statement: CountStatement) -> CountStatement | None:
         if statement.status in ("killed", "fired") or statement.patient is None:
-            return True
+            return statement
         if statement.patient in dead:
-            return False
-        return not (statement.value == 1 and _one_person_key(doc[statement.patient]) in killed_one)
+            return _less_the_dead(doc, statement, people)
+        if statement.value == 1 and _one_person_key(doc[statement.patient]) in killed_one:
+            return None
+        return statement
 
-    return [s for s in statements if living(s)]
+    return [kept for kept in map(living, statements) if kept is not None]
+
+
+def _less_the_dead(doc, statement: CountStatement, people: Sequence[Participant]) -> CountStatement | None:
+    """An injured ``statement`` whose patient is a killed person's name, less the killed people its phrase names
+    ("Maxwell and another teenager were shot", Maxwell died: one injured); None when no one is left."""
+    phrase = doc[statement.patient].subtree
+    indexes = {token.i for token in phrase}
+    named_dead = sum(
+        1 for person in people if person.status == "killed" and any(start in indexes for start, _ in person.mentions)
+    )
+    if statement.value is None or statement.value <= named_dead:
+        return None
+    return replace(statement, value=statement.value - named_dead, another=True)
 
 
 def _headline_statements(doc, headline: Sequence[HeadlineCount]) -> list[CountStatement]:
