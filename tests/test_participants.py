@@ -94,6 +94,19 @@ def test_a_number_right_after_a_verb_of_harm_is_its_patient():
     assert [t.text for t in _patients(doc[2])] == ["1"]
 
 
+@pytest.mark.parametrize(
+    "body, patient",
+    [
+        ("The coroner pronounced 18-year - old Emery Collins of Harrison County dead at 10:30 a.m. .", "Collins"),
+        ("Police had a hard time identifying Smith , who was pronounced dead at the hospital .", "Smith"),
+    ],
+)
+def test_one_pronounced_dead_is_the_patient_of_dead(body, patient):
+    doc = annotated(body, "Shooting").doc
+    dead = next(t for t in doc if t.lower_ == "dead")
+    assert [t.text for t in _patients(dead)] == [patient]
+
+
 def test_named_victim_and_suspect_with_ages():
     people, counts = read("John Smith , 23 , was shot dead . | Police arrested Mark Jones , 31 , on Saturday .")
     by_name = {p.full_name: p for p in people}

@@ -25,6 +25,7 @@ SHOOTING_LEMMAS = {"shoot", "shooting", "shot", "gunshot", "gunfire"}  # the sto
 CONDITION_WORDS = {"stable", "critical", "serious", "fair", "good", "grave", "guarded"}
 DEATH_LEMMAS = {"die", "succumb", "pronounce", "dead", "death"}
 SHARE_DEATH_VERBS = {"die", "kill", "succumb"}  # "two of them died", "one of them was killed"
+DECLARING_VERBS = {"pronounce", "declare"}  # "the coroner pronounced John Smith dead", the parser's "dead" an advcl
 FINDING_VERBS = {"find", "discover", "leave", "see"}  # "found a man shot": the clause's subject is the one shot
 NUMBER_AFTER_DEPS = {"npadvmod", "advmod", "attr", "oprd", "nummod"}  # "wounded 7": a number after a verb, no object
 HARM_WITH_VERBS = {"take", "transport", "rush", "hospitalize", "treat", "admit", "airlift", "fly", "arrive", "list"}
@@ -597,10 +598,12 @@ def _patients(token, skip: range = range(0)) -> list:
             return [token.head]
         return []
     if token.pos_ == "ADJ":
-        if token.dep_ == "oprd" and any(c.dep_ in ("dobj", "obj") for c in token.head.children):
+        if (token.dep_ == "oprd" or token.dep_ == "advcl" and token.head.lemma_.lower() in DECLARING_VERBS) and any(
+            c.dep_ in ("dobj", "obj") for c in token.head.children
+        ):
             return [c for c in token.head.children if c.dep_ in ("dobj", "obj")]  # "left two people dead"
         if token.dep_ in ("acomp", "attr", "oprd") or token.head.lemma_ == "be":
-            return [c for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass")]
+            return [_antecedent(c) for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass")]
         if token.dep_ == "amod":
             return [token.head]
         number = [c for c in token.children if c.dep_ in ("nummod", "npadvmod", "nsubj")]
@@ -611,6 +614,15 @@ def _patients(token, skip: range = range(0)) -> list:
     if token.pos_ in ("VERB", "AUX"):
         return _verb_patients(token, skip)
     return []
+
+
+def _antecedent(subject):
+    """The noun a relative pronoun subject stands for ("Smith , who was pronounced dead": Smith); any other
+    subject itself."""
+    verb = subject.head
+    if subject.lower_ in RELATIVE_PRONOUNS and verb.dep_ == "relcl" and verb.head.pos_ in ("NOUN", "PROPN"):
+        return verb.head
+    return subject
 
 
 def _verb_patients(token, skip: range) -> list:
