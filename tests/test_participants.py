@@ -303,6 +303,15 @@ def test_an_enumeration_of_the_dead_and_the_wounded_counts_both(title, body):
             "victim",
             "killed",
         ),
+        # what a relative clause says happened to the one it describes, never what that one did
+        (
+            "Police had a hard time identifying Taylor Smith , who was pronounced dead at the hospital .",
+            "Taylor Smith",
+            "victim",
+            "killed",
+        ),
+        ("The seventh person was Elliot Rodger , who died from a gunshot wound .", "Elliot Rodger", "victim", "killed"),
+        ("The coroner pronounced Emery Collins dead at 10:30 a.m. .", "Emery Collins", "victim", "killed"),
         # a name that identifies a person or a suspect
         ("Family members have identified the man as Robert Wesley .", "Robert Wesley", "victim", "unharmed"),
         ("Police identified the gunman as Carl Lutz .", "Carl Lutz", "suspect", "unharmed"),
@@ -311,6 +320,19 @@ def test_an_enumeration_of_the_dead_and_the_wounded_counts_both(title, body):
 def test_roles_and_statuses_from_more_phrasings(body, name, role, status):
     people, _ = read(body)
     assert {p.full_name: (p.role, p.status) for p in people}.get(name) == (role, status)
+
+
+@pytest.mark.parametrize(
+    "body, name",
+    [
+        ("Neighbours said Andrea Weaver , who was distraught after a boy was shot , called police .", "Andrea Weaver"),
+        ("Police arrested Carl Lutz , who shot the man on Friday .", "Carl Lutz"),
+    ],
+)
+def test_a_relative_clause_of_what_someone_did_or_felt_gives_no_victims_status(body, name):
+    people, _ = read(body)
+    person = next(p for p in people if p.full_name == name)
+    assert person.status == "unharmed"
 
 
 def test_a_pronoun_after_a_spokesman_gives_him_no_status():

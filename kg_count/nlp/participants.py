@@ -223,6 +223,7 @@ def _event_said_of_subject(verb, events_by_token: dict[int, EventMention]) -> Ev
             child.dep_ in ("oprd", "acomp", "xcomp", "attr")
             or verb.lemma_ == "be"
             or (child.dep_ == "ccomp" and child.pos_ == "ADJ")  # "found his stepfather , James Willcoxson , dead"
+            or (child.dep_ == "advcl" and child.pos_ == "ADJ" and verb.lemma_.lower() in DECLARING_VERBS)
         ):
             event = _typed(child, events_by_token)
             if event is not None:
@@ -252,10 +253,29 @@ def _one_of(token):
     return None
 
 
+def _relative_clause_event(token, events_by_token: dict[int, EventMention]) -> EventMention | None:
+    """The typed event a relative clause on ``token`` says happened to it: its relative pronoun is the passive
+    subject ("who was shot", "who was pronounced dead") or the subject of "die" ("who died"); never the active
+    subject of a harm ("who shot the man" did it) or of "be" ("who was distraught after a boy was shot")."""
+    for clause in (c for c in token.children if c.dep_ == "relcl"):
+        subject = next(
+            (c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in RELATIVE_PRONOUNS), None
+        )
+        if subject is None or (subject.dep_ == "nsubj" and clause.lemma_ not in ("die", "succumb")):
+            continue
+        event = _typed(clause, events_by_token) or _event_said_of_subject(clause, events_by_token)
+        if event is not None:
+            return event
+    return None
+
+
 def _patient_event(token, events_by_token: dict[int, EventMention]) -> EventMention | None:
     """The typed event whose patient the token is, following the head chain twice: the passive subject or object
     of the event ("was shot", "killed him"), the subject of "die" or of a verb that says the event of it ("was
-    found dead"), or the object of "of" after an event noun ("the fatal slaying of Jaevelle Swift")."""
+    found dead"), or the object of "of" after an event noun ("the fatal slaying of Jaevelle Swift"); or what a
+    relative clause says of the token ("Smith , who was pronounced dead": ``_relative_clause_event``)."""
+    if (event := _relative_clause_event(token, events_by_token)) is not None:
+        return event
     node = token
     for _ in range(3):
         if node.dep_ in PATIENT_DEPS or (node.dep_ == "nsubj" and node.head.lemma_ in ("die", "be")):
