@@ -354,3 +354,37 @@ def test_a_neighbourhood_the_gazetteer_files_under_a_city_is_kept_for_that_city(
     words = "shot in the Brighton Park neighborhood and in Philadelphia 's East Mount Airy neighborhood".split()
     assert neighbourhood_names(words) == set()  # Brighton Park is only a part of Chicago; Philadelphia is named
     assert neighbourhood_names("shot in the Lawndale neighborhood".split()) == {"Lawndale"}
+
+
+@pytest.mark.parametrize(
+    "title, body, town, state",
+    [
+        (
+            "1 dead , 4 injured in Pike County shooting",
+            "PIKE COUNTY , Miss. ( WLBT ) - One person is dead and four others are injured . | "
+            "The shooting happened at 2:30 a.m. Sunday at a nightclub on Church Road near Magnolia .",
+            "Magnolia",
+            "MS",
+        ),
+        (
+            "Man shot in Reno County",
+            "RENO COUNTY , Kan. - A man was shot on Saturday night , deputies said . | "
+            "Deputies found him at a home on Fourth Avenue in Hutchinson .",
+            "Hutchinson",
+            "KS",
+        ),
+    ],
+)
+def test_a_town_the_text_names_in_the_county_it_names_is_the_place(title, body, town, state):
+    from kg_count.nlp.pipeline import extract
+
+    record = extract(annotated(body, title=title))
+    assert (record.city, record.state) == (town, state)
+
+
+def test_a_county_stays_the_place_when_the_text_names_no_town_of_it():
+    from kg_count.nlp.pipeline import extract
+
+    body = "PIKE COUNTY , Miss. ( WLBT ) - One person is dead after a shooting on Church Road early Sunday ."
+    record = extract(annotated(body, title="1 dead in Pike County shooting"))
+    assert (record.city, record.state) == ("Pike County", "MS")
