@@ -293,29 +293,29 @@ def test_every_query_of_incidents_reads_the_current_incident_graph():
     assert [path.name for path in queries if f"GRAPH {INCIDENTS_SLOT} {{" not in path.read_text()] == []
 
 
-def test_incidents_grouped_before_document_ids_are_refused_with_the_store_named(tmp_path):
+def test_incidents_grouped_before_answer_facts_are_refused_with_the_store_named(tmp_path):
     from kg_count.errors import StoreError
     from kg_count.graph.namespaces import KGC
     from kg_count.incidents.update.materialise import (
         incidents_for_reading,
-        incidents_name_documents,
+        incidents_answerable,
         require_answerable_incidents,
     )
 
     data = Dataset()
     data.parse(FIXTURE, format="trig")
     with GraphStore(tmp_path / "store") as store:
-        store.dataset.addN(quad for quad in data.quads() if quad[3] is not None and quad[1] != KGC.documentIds)
-        assert not incidents_name_documents(store)
-        with pytest.raises(StoreError, match="kgc:documentIds") as refused:
+        store.dataset.addN(quad for quad in data.quads() if quad[3] is not None and quad[1] != KGC.answerFacts)
+        assert not incidents_answerable(store)
+        with pytest.raises(StoreError, match="kgc:answerFacts") as refused:
             require_answerable_incidents(store)
         assert str(tmp_path / "store") in str(refused.value)
         version = URIRef("http://kg-count.org/incidents/version/1")
         store.dataset.add((version, KGC.builtFrom, Literal("an earlier grouping"), version))
     with GraphStore(tmp_path / "store", create=False) as reader:
         assert reader.read_only
-        with pytest.raises(StoreError, match="kgc:documentIds"):
+        with pytest.raises(StoreError, match="kgc:answerFacts"):
             incidents_for_reading(reader)
     with GraphStore(tmp_path / "store") as store:
-        store.dataset.addN(quad for quad in data.quads() if quad[1] == KGC.documentIds)
+        store.dataset.addN(quad for quad in data.quads() if quad[1] == KGC.answerFacts)
         require_answerable_incidents(store)

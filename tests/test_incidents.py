@@ -169,6 +169,40 @@ def test_incident_graph_satisfies_the_shacl_shapes():
     assert conforms, text
 
 
+def test_answer_facts_repeat_the_incident_and_person_triples():
+    from rdflib import Graph
+
+    from kg_count.graph.namespaces import KGC, SEM, TIME
+    from kg_count.incidents.store.answer_facts import IncidentFacts, PersonFacts
+    from kg_count.incidents.store.incident_graph import incidents_as_triples
+    from kg_count.incidents.grouping.scored_incidents import incidents_of
+
+    reports = [
+        report("a", people=[person("Marcus Deering")]),
+        report("b", people=[person("Lena Moss")], date="2016-03-15"),
+        report("c", city=None, state=None, types=("fire_burning",)),
+    ]
+    graph = Graph()
+    graph += incidents_as_triples(incidents_of(reports))
+    incidents = list(graph.subjects(KGC.incidentId, None))
+    assert len(incidents) == 3
+    for node in incidents:
+        facts = IncidentFacts.read(str(graph.value(node, KGC.answerFacts)))
+        time_node = graph.value(node, SEM.hasTime)
+        assert facts.date == graph.value(time_node, TIME.inXSDDate).toPython()
+        assert facts.certainty == str(graph.value(time_node, KGC.certainty))
+        assert TIME[f"unit{facts.granularity.title()}"] == graph.value(time_node, KGC.granularity)
+        counts = [int(graph.value(node, KGC[f"{kind}Count"])) for kind in ("killed", "injured", "fired")]
+        assert [facts.killed, facts.injured, facts.fired] == counts
+        assert facts.confidence == float(graph.value(node, KGC.confidence))
+        for actor in graph.objects(node, SEM.hasActor):
+            said = PersonFacts.read(str(graph.value(actor, KGC.answerFacts)))
+            assert KGC[said.role] == graph.value(actor, KGC.role)
+            for status, probability in said.probabilities().items():
+                assert probability == float(graph.value(actor, KGC[f"{status}Probability"]))
+    assert sum(1 for _ in graph.triples((None, KGC.answerFacts, None))) == 3 + 2
+
+
 def test_a_group_never_takes_a_report_that_conflicts_with_any_member():
     # a-b and b-c each merge (one day, one victim, b states no place); a and c are in other states,
     # so joining b's group to c must be refused even though b-c alone would merge.

@@ -32,6 +32,7 @@ from typing import Mapping, TYPE_CHECKING
 from geopy.distance import geodesic
 from rdflib import XSD, Literal, URIRef
 
+from kg_count.incidents.store.answer_facts import IncidentFacts, PersonFacts
 from kg_count.incidents.store.incident_graph import name_key
 from kg_count.incidents.store.incident_versions import incident_sparql
 from kg_count.answer.answer_prior import AnswerPrior, shipped_answer_prior
@@ -168,19 +169,15 @@ def _place_constraint(location: tuple[str, str], relax: int, fragments: list, bi
 
 
 def _time_constraint(asked, relax: int, fragments: list, bindings: dict) -> None:
-    """Add the asked time's fragment and bindings at relaxation ``relax`` (see ``query_plan``): an exact day binds
-    ?date itself, else a range of dates (widened when relaxed)."""
+    """Add the asked time's fragment and bindings at relaxation ``relax`` (see ``query_plan``): a range of dates
+    (widened when relaxed)."""
     near = settings().answering
-    if not relax and asked.start == asked.end:
-        fragments.append("day")
-        bindings["date"] = Literal(asked.start, datatype=XSD.date)
-        return
     margin = dt.timedelta(days=near.near_days if relax else 0)
     fragments.append("time_near" if relax else "time")
-    bindings["start"] = Literal(asked.start - margin, datatype=XSD.date)
-    bindings["end"] = Literal(asked.end + margin, datatype=XSD.date)
+    bindings["start"] = Literal((asked.start - margin).isoformat())  # compared as text: time.rq
+    bindings["end"] = Literal((asked.end + margin).isoformat())
     if relax:
-        bindings["dctEnd"] = Literal(asked.end + dt.timedelta(days=near.dct_days_before), datatype=XSD.date)
+        bindings["dctEnd"] = Literal((asked.end + dt.timedelta(days=near.dct_days_before)).isoformat())
 
 
 def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dict] | None:
@@ -193,9 +190,7 @@ def query_plan(question: Question, relax: int = 0) -> tuple[tuple[str, ...], dic
     city name may have been put in the wrong state) and a full name's last word alone; 3 asks for the asked
     city's state instead; 4 also asks the sibling gun-violence type; 5 drops the asked place and 6 the asked time
     (each otherwise as 1; S1 then prefers the incident nearest to what was asked: ``best_incident``). Returns
-    None when a relaxation does not apply. An exact query of one day binds ?date to it (the ``day`` fragment) rather
-    than filtering a range, so that a candidate of another day is dropped at its date, before its other values
-    are read. The place is the question's as read with its text
+    None when a relaxation does not apply. The place is the question's as read with its text
     (``Question.place``): a question about no US state asks for incidents without one, and the exact query of a
     part of a city ("Chicago (Englewood)") asks for incidents in the part or in the city with a report naming it.
     """
@@ -246,15 +241,16 @@ def incidents_of_plan(store: GraphStore, plan: tuple[tuple[str, ...], dict] | No
     for row in store.records(incident_sparql(store, question_query(fragments, bindings))):
         key = row["incident"]
         if key not in found:
+            facts = IncidentFacts.read(row["facts"])
             found[key] = FoundIncident(
                 key,
-                int(row["killed"]),
-                int(row["injured"]),
-                int(row["fired"]),
-                row["date"],
-                row["granularity"].rsplit("unit", 1)[-1].lower(),
-                str(row["certainty"]),
-                float(row["confidence"]),
+                facts.killed,
+                facts.injured,
+                facts.fired,
+                facts.date,
+                facts.granularity,
+                facts.certainty,
+                facts.confidence,
                 city=row.get("city"),
                 state=row.get("state"),
             )
@@ -264,13 +260,10 @@ def incidents_of_plan(store: GraphStore, plan: tuple[tuple[str, ...], dict] | No
         for doc_id in documents:
             if doc_id not in incident.doc_ids:
                 incident.doc_ids.append(doc_id)
-        if row.get("role") is not None:
-            incident.roles.add(row["role"].rsplit("#", 1)[-1])
-            incident.named[row["person"]] = {
-                "participant": float(row["participantP"]),
-                "killed": float(row["killedP"]),
-                "injured": float(row["injuredP"]),
-            }
+        if row.get("personFacts") is not None:
+            person = PersonFacts.read(row["personFacts"])
+            incident.roles.add(person.role)
+            incident.named[row["person"]] = person.probabilities()
     if "city_part" in fragments:
         found = _in_the_part(store, found, bindings)
     return [found[key] for key in sorted(found)]

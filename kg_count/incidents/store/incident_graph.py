@@ -2,8 +2,9 @@
 
 Each incident is a kgc:Incident (a sem:Event) with its types, a time estimate with granularity,
 DBpedia places, reconciled counts, its people, prov:wasDerivedFrom its documents (and their ids in one literal,
-kgc:documentIds, which an answer reads in one lookup instead of one a document), and the reasons of its merges
-(kgc:mergeReason).
+kgc:documentIds, which an answer reads in one lookup instead of one a document), the values an answer reads of it
+and of each of its people packed in one literal each (kgc:answerFacts: ``answer_facts``), and the reasons of its
+merges (kgc:mergeReason).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from rdflib import RDF, XSD, Graph, Literal, Namespace, URIRef
 
 from kg_count.graph.document_graph import document_ids_literal, document_iri
 from kg_count.graph.namespaces import GEO, GRANULARITY_UNITS, KGC, PROV, SEM, TIME
+from kg_count.incidents.store.answer_facts import IncidentFacts, PersonFacts
 from kg_count.incidents.grouping.reconcile import Incident
 from kg_count.geography import iri_coordinates
 from kg_count.nlp.participants import normalised_name
@@ -37,15 +39,25 @@ def _count(value: int) -> Literal:
     return Literal(value, datatype=XSD.nonNegativeInteger)
 
 
-SCORE_PREDICATES = (KGC.confidence, KGC.evidence)  # what add_scores writes
+SCORE_PREDICATES = (KGC.confidence, KGC.evidence, KGC.answerFacts)  # what add_scores writes
 
 
 def add_scores(graph: Graph | set, node: URIRef, incident: Incident) -> None:
-    """Add the incident's confidence and the evidence it rests on to ``graph`` (a Graph, or a set of triples), about
-    ``node``."""
+    """Add the incident's confidence, the evidence it rests on and the values an answer reads (which hold the
+    confidence: ``answer_facts.IncidentFacts``) to ``graph`` (a Graph, or a set of triples), about ``node``."""
     graph.add((node, KGC.confidence, Literal(f"{incident.confidence:.4f}", datatype=XSD.decimal)))
     for feature in incident.evidence:
         graph.add((node, KGC.evidence, Literal(feature)))
+    facts = IncidentFacts(
+        incident.date,
+        incident.certainty,
+        incident.granularity,
+        incident.killed,
+        incident.injured,
+        incident.fired,
+        incident.confidence,
+    )
+    graph.add((node, KGC.answerFacts, facts.literal()))
 
 
 def _add_person(graph: Graph | set, node: URIRef, actor: URIRef, person, probabilities: Mapping[str, float]) -> None:
@@ -66,6 +78,9 @@ def _add_person(graph: Graph | set, node: URIRef, actor: URIRef, person, probabi
     graph.add((actor, KGC.status, KGC[person.status]))
     for status, probability in sorted(probabilities.items()):
         graph.add((actor, KGC[f"{status}Probability"], Literal(f"{probability:.4f}", datatype=XSD.decimal)))
+    facts = PersonFacts.of(person.role, probabilities)
+    if facts is not None:
+        graph.add((actor, KGC.answerFacts, facts.literal()))
 
 
 def add_incident(graph: Graph | set, incident: Incident) -> URIRef:

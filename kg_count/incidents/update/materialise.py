@@ -146,46 +146,47 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path, given: Encoder
     return len(incidents), True
 
 
-INCIDENTS_BEFORE_DOCUMENT_IDS = (
-    "the store's incidents were grouped by an earlier kg_count and lack kgc:documentIds; "
+INCIDENTS_BEFORE_ANSWER_FACTS = (
+    "the store's incidents were grouped by an earlier kg_count and lack kgc:answerFacts; "
     "`kg-count build` with this version groups them again"
 )
 
 
 def incidents_for_reading(store: GraphStore) -> None:
     """What commands that only read a store do before reading incidents: group its reports when it has no incident
-    graph yet, or one grouped before ``kgc:documentIds`` (StoreError on a store opened read-only); otherwise leave
+    graph yet, or one grouped before ``kgc:answerFacts`` (StoreError on a store opened read-only); otherwise leave
     the graph as the last update left it (an update cut short, or documents added with ``--no-incidents``, leave
     the incidents before them in place), warning when documents came since."""
     stored = stored_fingerprint(store)
     if stored is None and store.read_only:
         raise StoreError("the store has no incidents yet: `kg-count build` groups them", store.location)
-    named = stored is not None and incidents_name_documents(store)
+    named = stored is not None and incidents_answerable(store)
     if not named and store.read_only:
-        raise StoreError(INCIDENTS_BEFORE_DOCUMENT_IDS, store.location)
+        raise StoreError(INCIDENTS_BEFORE_ANSWER_FACTS, store.location)
     if not named:
         ensure_incidents(store)
     elif stored != fingerprint(store):
         logger.warning("the store's incidents predate some of its documents; `kg-count build` brings them up to date")
 
 
-def incidents_name_documents(store: GraphStore) -> bool:
-    """Whether the store's incident graph carries each incident's documents in one literal (``kgc:documentIds``,
-    which answering reads): True when its first incident does, or when it has none."""
+def incidents_answerable(store: GraphStore) -> bool:
+    """Whether the store's incident graph carries what answering reads of each incident in one literal
+    (``kgc:answerFacts``, written beside ``kgc:documentIds`` since it came): True when its first incident does, or
+    when it has none."""
     name = INCIDENTS_SLOT
     first = f"SELECT ?i WHERE {{ GRAPH {name} {{ ?i <{KGC.incidentId}> ?id }} }} LIMIT 1"
     rows = list(store.values(incident_sparql(store, first)))
     if not rows:
         return True
-    ask = f"ASK {{ GRAPH {name} {{ <{rows[0][0]}> <{KGC.documentIds}> ?ids }} }}"
+    ask = f"ASK {{ GRAPH {name} {{ <{rows[0][0]}> <{KGC.answerFacts}> ?facts }} }}"
     return bool(store.query(incident_sparql(store, ask)).askAnswer)
 
 
 def require_answerable_incidents(store: GraphStore) -> None:
-    """StoreError naming the store when its incidents were written by a kg_count before ``kgc:documentIds``
+    """StoreError naming the store when its incidents were written by a kg_count before ``kgc:answerFacts``
     (answers would find none of them); a build with this version groups them again."""
-    if not incidents_name_documents(store):
-        raise StoreError(INCIDENTS_BEFORE_DOCUMENT_IDS, store.location)
+    if not incidents_answerable(store):
+        raise StoreError(INCIDENTS_BEFORE_ANSWER_FACTS, store.location)
 
 
 def documents_came(store: GraphStore, built_with: str, saved: tuple[str, dict[str, str]] | None) -> bool:
