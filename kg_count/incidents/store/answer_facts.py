@@ -2,8 +2,8 @@
 
 The incident graph keeps every value as a triple of its own (``kgc:killedCount``, ``time:inXSDDate``,
 ``kgc:killedProbability`` ...); a question's query reads the same values of each candidate from one literal
-instead, one lookup where there were ten (a big city's year at 20,000 articles: 3 times faster, a common first
-name's year 3.3 times; see docs/benchmark-history.md):
+instead, one lookup where there were ten (300 questions over 50,000 rendered articles: 1.8 times faster, the same
+answers; see docs/benchmark-history.md):
 
 - an incident's: ``DATE CERTAINTY GRANULARITY KILLED INJURED FIRED CONFIDENCE``, e.g.
   ``"2016-04-06 text day 0 1 0 0.8499"`` (the date first, so that a query reads it with ``SUBSTR``);
