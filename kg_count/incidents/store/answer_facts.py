@@ -71,7 +71,7 @@ class PersonFacts:
         ``PERSON_PROBABILITIES`` is missing (answering then finds no such person, as without the facts)."""
         if any(status not in probabilities for status in PERSON_PROBABILITIES):
             return None
-        return cls(role, *(float(f"{probabilities[status]:.4f}") for status in PERSON_PROBABILITIES))
+        return cls(role, *(probabilities[status] for status in PERSON_PROBABILITIES))
 
     @classmethod
     def read(cls, text: str) -> PersonFacts:

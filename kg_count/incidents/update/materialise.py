@@ -160,10 +160,10 @@ def incidents_for_reading(store: GraphStore) -> None:
     stored = stored_fingerprint(store)
     if stored is None and store.read_only:
         raise StoreError("the store has no incidents yet: `kg-count build` groups them", store.location)
-    named = stored is not None and incidents_answerable(store)
-    if not named and store.read_only:
+    answerable = stored is not None and incidents_answerable(store)
+    if not answerable and store.read_only:
         raise StoreError(INCIDENTS_BEFORE_ANSWER_FACTS, store.location)
-    if not named:
+    if not answerable:
         ensure_incidents(store)
     elif stored != fingerprint(store):
         logger.warning("the store's incidents predate some of its documents; `kg-count build` brings them up to date")
