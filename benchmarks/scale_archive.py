@@ -9,7 +9,7 @@ measures, each in fresh processes:
 - ``kg-count build --no-cache`` into a new store, with a new sentence-vector cache (every title is
   encoded), which extracts the documents and then groups them into incidents: wall seconds of each
   phase, documents a second, the peak summed memory (PSS) of the build's process tree (and the
-  cluster's), the store's size on disk;
+  cluster's; every reading, by process, in OUT/memory-SIZE-KIND-WORKERS.tsv), the store's size on disk;
 - grouping quality: B³ precision, recall and F1 of the store's incidents against the gold incidents;
 - answering latency (mean and 95th percentile) over questions made from the gold records in the
   task's shapes: an event type with a city or a state and a day, month or year, or with a victim's
@@ -225,7 +225,7 @@ def measure_build(
     size: int, run: str, folder: Path, questions: Path, scratch: Path, added: Path | None, every: float, keep: bool
 ) -> dict:
     """One build of the archive at ``folder`` the way ``run`` says, its memory read every ``every`` seconds, with its
-    grouping quality and latency (and, with ``added`` articles and local workers, the update that adds them:
+    grouping quality and latency (its memory readings in OUT/memory-SIZE-KIND-WORKERS.tsv; and, with ``added`` articles and local workers, the update that adds them:
     ``measure_update``). With ``keep`` the store and its title vectors stay in OUT/kept/ (replacing a kept pair)."""
     kind, workers = run.split(":")
     store = scratch / f"store-{size}-{kind}-{workers}"
@@ -237,7 +237,10 @@ def measure_build(
     try:
         options = ["--scheduler", cluster.address] if cluster else ["--workers", workers]
         seconds, memory, output = run_measured(
-            [*command, "--no-cache", *options], {VECTOR_CACHE_ENV: str(vectors)}, every=every
+            [*command, "--no-cache", *options],
+            {VECTOR_CACHE_ENV: str(vectors)},
+            every=every,
+            trace=scratch.parent / f"memory-{size}-{kind}-{workers}.tsv",
         )
         cluster_mb = cluster.memory() / 2**20 if cluster else 0.0
     finally:

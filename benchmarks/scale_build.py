@@ -92,9 +92,13 @@ def resident_bytes(process: psutil.Process) -> int:
         return process.memory_info().rss
 
 
-def run_measured(command: list[str], env: dict | None = None, every: float = 0.2) -> tuple[float, float, str]:
+def run_measured(
+    command: list[str], env: dict | None = None, every: float = 0.2, trace: Path | None = None
+) -> tuple[float, float, str]:
     """Run ``command``; return its wall seconds, peak summed memory of its process tree in MB (``resident_bytes``,
-    read every ``every`` seconds: reading PSS costs CPU the command then lacks), and its stdout."""
+    read every ``every`` seconds: reading PSS costs CPU the command then lacks), and its stdout. With ``trace``,
+    each reading is also written there as a line of tab-separated seconds, summed MB and each process's
+    ``pid:MB``, and the processes' command lines at the end (``# pid command``)."""
     started = time.perf_counter()
     process = subprocess.Popen(
         command,
@@ -105,13 +109,24 @@ def run_measured(command: list[str], env: dict | None = None, every: float = 0.2
     )
     root = psutil.Process(process.pid)
     peak = 0
+    commands: dict[int, str] = {}
+    lines = trace.open("w", encoding="utf-8") if trace else None
     while process.poll() is None:
         try:
-            tree = [root, *root.children(recursive=True)]
-            peak = max(peak, sum(resident_bytes(p) for p in tree if p.is_running()))
+            held = {p.pid: resident_bytes(p) for p in [root, *root.children(recursive=True)] if p.is_running()}
+            peak = max(peak, sum(held.values()))
+            if lines:
+                for pid in held.keys() - commands.keys():
+                    commands[pid] = " ".join(psutil.Process(pid).cmdline())[:200]
+                each = "\t".join(f"{pid}:{size / 2**20:.0f}" for pid, size in held.items())
+                lines.write(f"{time.perf_counter() - started:.1f}\t{sum(held.values()) / 2**20:.0f}\t{each}\n")
+                lines.flush()
         except psutil.Error:
             pass
         time.sleep(every)
+    if lines:
+        lines.writelines(f"# {pid} {cmd}\n" for pid, cmd in commands.items())
+        lines.close()
     out, err = process.communicate()
     if process.returncode:
         raise RuntimeError(f"{' '.join(command)} failed ({process.returncode}): {err[-2000:]}")
