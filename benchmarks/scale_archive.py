@@ -225,8 +225,9 @@ def measure_build(
     size: int, run: str, folder: Path, questions: Path, scratch: Path, added: Path | None, every: float, keep: bool
 ) -> dict:
     """One build of the archive at ``folder`` the way ``run`` says, its memory read every ``every`` seconds, with its
-    grouping quality and latency (its memory readings in OUT/memory-SIZE-KIND-WORKERS.tsv; and, with ``added`` articles and local workers, the update that adds them:
-    ``measure_update``). With ``keep`` the store and its title vectors stay in OUT/kept/ (replacing a kept pair)."""
+    grouping quality and latency (its memory readings in OUT/memory-SIZE-KIND-WORKERS.tsv; and, with ``added``
+    articles and local workers, the update that adds them: ``measure_update``). With ``keep`` the store and its
+    title vectors stay in OUT/kept/ (replacing a kept pair)."""
     kind, workers = run.split(":")
     store = scratch / f"store-{size}-{kind}-{workers}"
     shutil.rmtree(store, ignore_errors=True)
