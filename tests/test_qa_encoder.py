@@ -166,6 +166,12 @@ def test_an_encoder_started_before_its_titles_are_known_caches_them_as_encoding_
         with encoded_beside(titles, beside, started):
             pass
         assert uncached(titles, beside) == []  # cached once the block is left, the process still running
+        started.close()
+        assert not started.started
+        started.encode(["Three hurt when a car hit a porch"])  # a closed encoder forks another when given texts
+        assert started.started
+        started.finish()
+        assert uncached(["Three hurt when a car hit a porch"], beside) == []
     read, encoded = sentence_vectors(titles, beside), sentence_vectors(titles, here)
     assert all(np.array_equal(read[t], encoded[t]) for t in titles)
     with encoder_beside(wanted=False) as none:
@@ -247,10 +253,13 @@ def _first_documents(source, target, n: int):
     return target
 
 
-def test_a_build_encodes_its_reports_titles_beside_it_and_starts_no_encoder_when_nothing_is_new(tmp_path, monkeypatch):
+def test_a_build_encodes_its_titles_beside_it_ends_the_encoder_before_grouping_and_starts_none_for_nothing_new(
+    tmp_path, monkeypatch
+):
     from kg_count.graph.loader import built_store
     from kg_count.incidents.reports.reports import reports_from_store
     from kg_count.incidents.reports.title_vectors import encoder_beside, uncached
+    from kg_count.incidents.update.materialise import ensure_incidents
     from tests.helpers import SAMPLE
 
     monkeypatch.setenv("KG_COUNT_VECTOR_CACHE", str(tmp_path / "vectors.sqlite"))
@@ -258,7 +267,8 @@ def test_a_build_encodes_its_reports_titles_beside_it_and_starts_no_encoder_when
     with encoder_beside(start=False) as titles:
         with built_store(docs, tmp_path / "store", titles=titles) as (store, summary):
             assert titles.started and summary.added == 6
-            titles.finish()
+            ensure_incidents(store, beside=titles)
+            assert not titles.started  # a whole grouping ends the encoder once its titles are cached
             reports = reports_from_store(store)
     assert reports and uncached(r.title for r in reports) == []
     with encoder_beside(start=False) as titles:

@@ -151,7 +151,7 @@ class EncoderBeside:
 
     @property
     def started(self) -> bool:
-        """Whether the process was forked."""
+        """Whether the process was forked (and not closed since)."""
         return self._executor is not None
 
     def encode(self, texts: Iterable[str]) -> None:
@@ -170,9 +170,10 @@ class EncoderBeside:
             pass
 
     def close(self) -> None:
-        """End the process, once it has done what it had started."""
+        """End the process, once it has done what it had started (a later ``start`` or ``encode`` forks another)."""
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
 
 
 @contextmanager
