@@ -15,15 +15,14 @@ import json
 import math
 import os
 import signal
-import threading
 import zipfile
-from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from kg_count.blas_threads import single_threaded_blas
 from kg_count.errors import SetupError
 
 if TYPE_CHECKING:
@@ -37,37 +36,6 @@ VECTOR_LAYERS = (3, 6)  # token vectors: a middle and the last layer, concatenat
 DIMENSION = 384 * len(VECTOR_LAYERS)
 SENTENCE_BATCH = 16  # texts of similar length run in one forward pass by ``sentence_vectors``, each padded to
 #   its longest: 640 titles given 64 at a time, as a build gives them, took 11.7 s in batches of 16, 22.1 s of 64
-
-
-_blas_lock = threading.Lock()
-_blas_users = 0
-_blas_restore = None
-
-
-@contextmanager
-def single_threaded_blas() -> Iterator[None]:
-    """Matrix products inside the block run on one BLAS thread, whatever the process's thread count, so a vector
-    is the same bit for bit in every process that encodes it (OpenBLAS sums in another order on more threads).
-    Threads of one process may nest it: the first in sets the limit, the last out restores it."""
-    global _blas_users, _blas_restore
-    with _blas_lock:
-        if _blas_users == 0:
-            _blas_restore = _blas_controller().limit(limits=1, user_api="blas")
-        _blas_users += 1
-    try:
-        yield
-    finally:
-        with _blas_lock:
-            _blas_users -= 1
-            if _blas_users == 0:
-                _blas_restore.unregister()
-
-
-@lru_cache(maxsize=1)
-def _blas_controller():
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()
 
 
 def model_zip() -> Path:

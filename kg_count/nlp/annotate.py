@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Iterator
 
+from kg_count.blas_threads import single_threaded_blas
 from kg_count.io.conll import Document
 from kg_count.nlp.model import load_model
 from kg_count.settings import settings
@@ -50,7 +51,7 @@ def to_spacy_doc(document: Document, vocab) -> tuple[object, list[int]]:
 
 def annotate(documents: Iterable[Document], batch_size: int | None = None, nlp=None) -> Iterator[AnnotatedDocument]:
     """Run the spaCy pipeline (``nlp``, else ``load_model()``) over documents in batches (of [batch] documents
-    unless given); yield them annotated, in order."""
+    unless given), its matrix products on one BLAS thread; yield them annotated, in order."""
     nlp = nlp or load_model()
     pending: list[tuple[Document, list[int]]] = []
 
@@ -60,6 +61,7 @@ def annotate(documents: Iterable[Document], batch_size: int | None = None, nlp=N
             pending.append((document, positions))
             yield doc
 
-    for doc in nlp.pipe(docs(), batch_size=batch_size or settings().batch.documents):
-        document, positions = pending.pop(0)
-        yield AnnotatedDocument(document, doc, positions)
+    with single_threaded_blas():
+        for doc in nlp.pipe(docs(), batch_size=batch_size or settings().batch.documents):
+            document, positions = pending.pop(0)
+            yield AnnotatedDocument(document, doc, positions)

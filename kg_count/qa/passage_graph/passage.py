@@ -381,22 +381,26 @@ _parses: OrderedDict = OrderedDict()  # text -> spaCy Doc, oldest first
 def parse(text: str):
     """The spaCy parse of a passage (kept for the ``PARSES_KEPT`` most recent texts, or parsed ahead by
     ``parse_ahead``)."""
+    from kg_count.blas_threads import single_threaded_blas
     from kg_count.nlp.model import load_model
 
     doc = _parses.get(text)
     if doc is None:
-        doc = load_model()(text)
+        with single_threaded_blas():
+            doc = load_model()(text)
     _keep(text, doc)
     return doc
 
 
 def parse_ahead(texts: Iterable[str]) -> None:
     """Parse the ``texts`` not parsed yet in spaCy batches (faster than one at a time), for ``parse`` to find."""
+    from kg_count.blas_threads import single_threaded_blas
     from kg_count.nlp.model import load_model
 
     missing = [text for text in dict.fromkeys(texts) if text not in _parses]
-    for text, doc in zip(missing, load_model().pipe(missing, batch_size=settings().batch.documents)):
-        _keep(text, doc)
+    with single_threaded_blas():
+        for text, doc in zip(missing, load_model().pipe(missing, batch_size=settings().batch.documents)):
+            _keep(text, doc)
 
 
 def _keep(text: str, doc) -> None:
