@@ -20,6 +20,7 @@ BOTTOM = {
     "source_closure",
     "arrays",
     "resources",
+    "blas_threads",
 }
 BELOW = {
     "bottom": set(),

@@ -14,8 +14,9 @@ def load_model(stock: bool = False):
     """Return the loaded spaCy pipeline (tagger, parser, lemmatizer, NER); SetupError when none is installed.
 
     Its attribute ruler and lemmatizer are applied by lookup (``rule_lookups``) and its matrix products are
-    NumPy's (``matrix_products``): the same annotations, faster. With ``stock`` the model is returned exactly as
-    spaCy loads it (the speed benchmark's floor)."""
+    NumPy's (``matrix_products``): the same annotations, faster. Run it inside ``blas_threads.single_threaded_blas``
+    (as ``annotate`` does) for parses the same bit for bit in every process. With ``stock`` the model is returned
+    exactly as spaCy loads it (the speed benchmark's floor)."""
     import spacy
 
     from kg_count.nlp.matrix_products import use_numpy_matrix_products
