@@ -20,6 +20,8 @@ from kg_count.io.conll import Document, Token
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
 SAMPLE = ROOT / "data" / "sample"
+# the spaCy annotations two parses of one text are compared by (``Doc.to_array``)
+ANNOTATIONS = ["POS", "TAG", "MORPH", "LEMMA", "DEP", "HEAD", "ENT_IOB", "ENT_TYPE"]
 SHARED_DATA = ROOT.parent / "shared" / "data"
 TASK_DATA = SHARED_DATA / "semeval2018-task5"
 

@@ -17,7 +17,7 @@ from kg_count.qa.passage_graph.question_parsing import parse_semantic_question, 
 from kg_count.qa.inputs.readers import EsterQuestion, TorqueQuestion, read_ester, read_torque
 from kg_count.qa.datasets.scoring import ester_question_scores, set_f1, torque_question_scores, torque_scores
 from kg_count.qa.learned.answer_nothing import no_answer
-from tests.helpers import SHARED_DATA
+from tests.helpers import ANNOTATIONS, SHARED_DATA
 
 PASSAGE = (
     "The police arrested the man after he shot two people outside a bar on Friday. He did not resist. "
@@ -572,13 +572,9 @@ def test_a_before_question_returns_no_event_after_its_anchor(hand_made, text, qu
 
 def test_passages_parsed_ahead_in_a_batch_are_those_parsed_one_at_a_time():
     """The same annotations (the token vectors a batch's matrix products make differ in the last float bits)."""
-    from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, LEMMA, MORPH, POS, TAG
-
     from kg_count.blas_threads import single_threaded_blas
     from kg_count.nlp.model import load_model
     from kg_count.qa.passage_graph.passage import parse, parse_ahead
-
-    annotations = [POS, TAG, MORPH, LEMMA, DEP, HEAD, ENT_IOB, ENT_TYPE]
 
     texts = [f"The police said {n} men were shot outside a bar on Friday before the suspect fled." for n in range(5)]
     texts.append("A fire destroyed the store; nobody was hurt, officials said.")
@@ -588,4 +584,4 @@ def test_passages_parsed_ahead_in_a_batch_are_those_parsed_one_at_a_time():
         with single_threaded_blas():
             alone = load_model()(text)
         assert parse(text).text == alone.text
-        assert (parse(text).to_array(annotations) == alone.to_array(annotations)).all()
+        assert (parse(text).to_array(ANNOTATIONS) == alone.to_array(ANNOTATIONS)).all()

@@ -5,15 +5,13 @@ from itertools import islice
 
 import numpy as np
 import pytest
-from spacy.attrs import DEP, ENT_IOB, ENT_TYPE, HEAD, LEMMA, MORPH, POS, TAG
 
 from kg_count.io.conll import iter_documents
 from kg_count.nlp.annotate import to_spacy_doc
 from kg_count.nlp.model import load_model
 from kg_count.nlp.rule_lookups import IndexedAttributeRuler, compile_token
-from tests.helpers import SAMPLE
+from tests.helpers import ANNOTATIONS, SAMPLE
 
-ANNOTATIONS = [POS, TAG, MORPH, LEMMA, DEP, HEAD, ENT_IOB, ENT_TYPE]
 # Sentences meeting the model's rarer rules: two-token patterns, expressions, negated sets, spaces, pronoun cases.
 RULE_SENTENCES = [
     "Y'all gonna see it, and I ain't nothin' if not honest.",

@@ -23,7 +23,7 @@ def use_numpy_matrix_products(nlp: Language) -> Language:
     ops = NumpyOps(use_blis=False)
     for _, component in nlp.pipeline:
         model = getattr(component, "model", None)
-        if model is None or not hasattr(model, "walk"):
+        if not hasattr(model, "walk"):
             continue
         for layer in model.walk():
             layer.ops = ops
