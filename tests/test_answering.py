@@ -317,5 +317,12 @@ def test_incidents_grouped_before_answer_facts_are_refused_with_the_store_named(
         with pytest.raises(StoreError, match="kgc:answerFacts"):
             incidents_for_reading(reader)
     with GraphStore(tmp_path / "store") as store:
-        store.dataset.addN(quad for quad in data.quads() if quad[1] == KGC.answerFacts)
+        facts = [quad for quad in data.quads() if quad[1] == KGC.answerFacts]
+        before_ids = [(s, p, Literal(" ".join(str(o).split(" ")[:7])), g) for s, p, o, g in facts]
+        store.dataset.addN(before_ids)  # the form before the documents' ids came in it
+        assert not incidents_answerable(store)
+        with pytest.raises(StoreError, match="kgc:answerFacts in the form answering reads"):
+            require_answerable_incidents(store)
+        store.dataset.remove((None, KGC.answerFacts, None, None))
+        store.dataset.addN(facts)
         require_answerable_incidents(store)

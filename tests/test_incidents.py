@@ -172,7 +172,8 @@ def test_incident_graph_satisfies_the_shacl_shapes():
 def test_answer_facts_repeat_the_incident_and_person_triples():
     from rdflib import Graph
 
-    from kg_count.graph.namespaces import KGC, SEM, TIME
+    from kg_count.graph.document_graph import document_id
+    from kg_count.graph.namespaces import KGC, PROV, SEM, TIME
     from kg_count.incidents.store.answer_facts import IncidentFacts, PersonFacts
     from kg_count.incidents.store.incident_graph import incidents_as_triples
     from kg_count.incidents.grouping.scored_incidents import incidents_of
@@ -195,6 +196,8 @@ def test_answer_facts_repeat_the_incident_and_person_triples():
         counts = [int(graph.value(node, KGC[f"{kind}Count"])) for kind in ("killed", "injured", "fired")]
         assert [facts.killed, facts.injured, facts.fired] == counts
         assert facts.confidence == float(graph.value(node, KGC.confidence))
+        derived = {document_id(iri) for iri in graph.objects(node, PROV.wasDerivedFrom)}
+        assert len(facts.doc_ids) == len(derived) and set(facts.doc_ids) == derived
         for actor in graph.objects(node, SEM.hasActor):
             said = PersonFacts.read(str(graph.value(actor, KGC.answerFacts)))
             assert KGC[said.role] == graph.value(actor, KGC.role)

@@ -44,7 +44,6 @@ from kg_count.incidents.grouping.incident_match import (
     match_probability,
     shipped_model,
 )
-from kg_count.graph.document_graph import document_ids_of
 from kg_count.graph.namespaces import KGC
 from kg_count.graph.queries import read_query
 from kg_count.io.answers import SystemAnswer
@@ -253,13 +252,10 @@ def incidents_of_plan(store: GraphStore, plan: tuple[tuple[str, ...], dict] | No
                 facts.confidence,
                 city=row.get("city"),
                 state=row.get("state"),
+                doc_ids=list(facts.doc_ids),
             )
         incident = found[key]
-        documents = document_ids_of(row["docs"])
-        incident.rows += len(documents)
-        for doc_id in documents:
-            if doc_id not in incident.doc_ids:
-                incident.doc_ids.append(doc_id)
+        incident.rows += len(incident.doc_ids)
         if row.get("personFacts") is not None:
             person = PersonFacts.read(row["personFacts"])
             incident.roles.add(person.role)

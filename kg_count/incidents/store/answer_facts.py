@@ -5,8 +5,10 @@ The incident graph keeps every value as a triple of its own (``kgc:killedCount``
 instead, one lookup where there were ten (300 questions over 50,000 rendered articles: 1.8 times faster, the same
 answers; see docs/benchmark-history.md):
 
-- an incident's: ``DATE CERTAINTY GRANULARITY KILLED INJURED FIRED CONFIDENCE``, e.g.
-  ``"2016-04-06 text day 0 1 0 0.8499"`` (the date first, so that a query reads it with ``SUBSTR``);
+- an incident's: ``DATE CERTAINTY GRANULARITY KILLED INJURED FIRED CONFIDENCE DOCUMENT...``, its documents' ids
+  last (``graph.document_graph.document_ids_literal``), e.g. ``"2016-04-06 text day 0 1 0 0.8499 a1b2 c3d4"`` (the
+  date first, so that a query reads it with ``SUBSTR``; the ids here, not in a literal of their own, saved a lookup
+  a candidate: a big city's year at 100,000 articles about a quarter faster, see docs/benchmark-history.md);
 - a person's: ``ROLE PARTICIPANT KILLED INJURED``, the role and the person-status model's probabilities, e.g.
   ``"victim 0.2132 0.4990 0.3683"``.
 
@@ -20,6 +22,8 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from rdflib import Literal
+
+from kg_count.graph.document_graph import document_ids_literal, document_ids_of
 
 PERSON_PROBABILITIES = ("participant", "killed", "injured")
 
@@ -35,20 +39,23 @@ class IncidentFacts:
     injured: int
     fired: int
     confidence: float
+    doc_ids: tuple[str, ...]
 
     def literal(self) -> Literal:
         """The facts as the one literal ``kgc:answerFacts`` holds."""
         return Literal(
             f"{self.date.isoformat()} {self.certainty} {self.granularity} {self.killed} {self.injured} {self.fired} "
-            f"{self.confidence:.4f}"
+            f"{self.confidence:.4f} {document_ids_literal(self.doc_ids)}"
         )
 
     @classmethod
     def read(cls, text: str) -> IncidentFacts:
-        """The facts of an incident's ``kgc:answerFacts`` text; ValueError when it is not in that form."""
-        date, certainty, granularity, killed, injured, fired, confidence = text.split(" ")
+        """The facts of an incident's ``kgc:answerFacts`` text; ValueError when it is not in that form (the form
+        before the documents' ids came in it included)."""
+        date, certainty, granularity, killed, injured, fired, confidence, documents = text.split(" ", 7)
         counts = int(killed), int(injured), int(fired)
-        return cls(dt.date.fromisoformat(date), certainty, granularity, *counts, float(confidence))
+        doc_ids = tuple(document_ids_of(documents))
+        return cls(dt.date.fromisoformat(date), certainty, granularity, *counts, float(confidence), doc_ids)
 
 
 @dataclass(frozen=True)

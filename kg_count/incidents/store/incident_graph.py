@@ -1,10 +1,9 @@
 """The one place that turns Incidents into triples: the store's incident graph.
 
 Each incident is a kgc:Incident (a sem:Event) with its types, a time estimate with granularity,
-DBpedia places, reconciled counts, its people, prov:wasDerivedFrom its documents (and their ids in one literal,
-kgc:documentIds, which an answer reads in one lookup instead of one a document), the values an answer reads of it
-and of each of its people packed in one literal each (kgc:answerFacts: ``answer_facts``), and the reasons of its
-merges (kgc:mergeReason).
+DBpedia places, reconciled counts, its people, prov:wasDerivedFrom its documents, the values an answer reads of it
+(its documents' ids among them) and of each of its people packed in one literal each (kgc:answerFacts:
+``answer_facts``), and the reasons of its merges (kgc:mergeReason).
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from urllib.parse import quote
 
 from rdflib import RDF, XSD, Graph, Literal, Namespace, URIRef
 
-from kg_count.graph.document_graph import document_ids_literal, document_iri
+from kg_count.graph.document_graph import document_iri
 from kg_count.graph.namespaces import GEO, GRANULARITY_UNITS, KGC, PROV, SEM, TIME
 from kg_count.incidents.store.answer_facts import IncidentFacts, PersonFacts
 from kg_count.incidents.grouping.reconcile import Incident
@@ -44,7 +43,8 @@ SCORE_PREDICATES = (KGC.confidence, KGC.evidence, KGC.answerFacts)  # what add_s
 
 def add_scores(graph: Graph | set, node: URIRef, incident: Incident) -> None:
     """Add the incident's confidence, the evidence it rests on and the values an answer reads (which hold the
-    confidence: ``answer_facts.IncidentFacts``) to ``graph`` (a Graph, or a set of triples), about ``node``."""
+    confidence and the documents' ids: ``answer_facts.IncidentFacts``) to ``graph`` (a Graph, or a set of
+    triples), about ``node``."""
     graph.add((node, KGC.confidence, Literal(f"{incident.confidence:.4f}", datatype=XSD.decimal)))
     for feature in incident.evidence:
         graph.add((node, KGC.evidence, Literal(feature)))
@@ -56,6 +56,7 @@ def add_scores(graph: Graph | set, node: URIRef, incident: Incident) -> None:
         incident.injured,
         incident.fired,
         incident.confidence,
+        tuple(incident.doc_ids),
     )
     graph.add((node, KGC.answerFacts, facts.literal()))
 
@@ -117,7 +118,6 @@ def add_incident(graph: Graph | set, incident: Incident) -> URIRef:
         _add_person(graph, node, URIRef(f"{node}#person{n}"), person, probabilities)
     for doc_id in incident.doc_ids:
         graph.add((node, PROV.wasDerivedFrom, document_iri(doc_id)))
-    graph.add((node, KGC.documentIds, document_ids_literal(incident.doc_ids)))
     if incident.component:
         graph.add((node, KGC.component, Literal(incident.component)))
     for merge in incident.merges:

@@ -16,6 +16,7 @@ from rdflib import Literal
 
 from kg_count.errors import StoreError
 from kg_count.background import running_beside
+from kg_count.incidents.store.answer_facts import IncidentFacts
 from kg_count.incidents.store.incident_graph import incidents_as_triples
 from kg_count.incidents.store.incident_versions import INCIDENTS_SLOT, incident_sparql, write_version
 from kg_count.graph.document_graph import document_id
@@ -148,7 +149,7 @@ def _ensure_incidents(store: GraphStore, force: bool, path: Path, given: Encoder
 
 
 INCIDENTS_BEFORE_ANSWER_FACTS = (
-    "the store's incidents were grouped by an earlier kg_count and lack kgc:answerFacts; "
+    "the store's incidents were grouped by an earlier kg_count and lack kgc:answerFacts in the form answering reads; "
     "`kg-count build` with this version groups them again"
 )
 
@@ -172,20 +173,26 @@ def incidents_for_reading(store: GraphStore) -> None:
 
 def incidents_answerable(store: GraphStore) -> bool:
     """Whether the store's incident graph carries what answering reads of each incident in one literal
-    (``kgc:answerFacts``, written beside ``kgc:documentIds`` since it came): True when its first incident does, or
-    when it has none."""
+    (``kgc:answerFacts``, its documents' ids in it since they left ``kgc:documentIds``): True when its first
+    incident's does, or when it has none."""
     name = INCIDENTS_SLOT
-    first = f"SELECT ?i WHERE {{ GRAPH {name} {{ ?i <{KGC.incidentId}> ?id }} }} LIMIT 1"
+    first = (
+        f"SELECT ?facts WHERE {{ GRAPH {name} {{ ?i <{KGC.incidentId}> ?id "
+        f"OPTIONAL {{ ?i <{KGC.answerFacts}> ?facts }} }} }} LIMIT 1"
+    )
     rows = list(store.values(incident_sparql(store, first)))
     if not rows:
         return True
-    ask = f"ASK {{ GRAPH {name} {{ <{rows[0][0]}> <{KGC.answerFacts}> ?facts }} }}"
-    return bool(store.query(incident_sparql(store, ask)).askAnswer)
+    try:
+        return rows[0][0] is not None and bool(IncidentFacts.read(str(rows[0][0])).doc_ids)
+    except ValueError:
+        return False
 
 
 def require_answerable_incidents(store: GraphStore) -> None:
-    """StoreError naming the store when its incidents were written by a kg_count before ``kgc:answerFacts``
-    (answers would find none of them); a build with this version groups them again."""
+    """StoreError naming the store when its incidents were written by a kg_count before ``kgc:answerFacts`` held
+    the documents' ids (answers would find none of them, or none of their documents); a build with this version
+    groups them again."""
     if not incidents_answerable(store):
         raise StoreError(INCIDENTS_BEFORE_ANSWER_FACTS, store.location)
 
