@@ -1,9 +1,17 @@
-"""Temporal expressions against the DCT (Wednesday 25 January 2017) and the incident date."""
+"""Temporal expressions against the DCT (Wednesday 25 January 2017) and the incident date; bare numbers read as
+dateparser reads them."""
 
+import calendar
 import datetime as dt
+import re
 
+import dateparser
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
+from kg_count.nlp import times
+from kg_count.nlp.bare_numbers import BARE_NUMBER, bare_number_date
 from kg_count.nlp.times import find_time_mentions, incident_date, resolve
 from tests.helpers import annotated
 
@@ -92,3 +100,77 @@ def test_a_date_with_its_year_and_the_hour_it_happened_at_is_no_stamp():
 def test_no_date_falls_back_to_weak_dct():
     chosen = incident_date([], set(), DCT)
     assert (chosen.date, chosen.certainty) == (DCT, "dct")
+
+
+def dateparser_date(text: str, dct: dt.date) -> dt.date | None:
+    """The date dateparser reads from ``text`` with the settings ``resolve`` gives it, or None."""
+    base = dt.datetime.combine(dct, dt.time(12))
+    dateparser_settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False}
+    parsed = dateparser.parse(text, languages=["en"], settings=dateparser_settings)
+    return None if parsed is None else parsed.date()
+
+
+def _month_end(year: int, month: int, days_before: int) -> dt.date:
+    """The date ``days_before`` days before the month's last day."""
+    return dt.date(year, month, calendar.monthrange(year, month)[1] - days_before)
+
+
+BARE_NUMBERS = st.builds(
+    lambda number, zeros, left, right: " " * left + "0" * zeros + str(number) + " " * right,
+    st.one_of(st.integers(0, 99), st.integers(0, 9999), st.integers(0, 99999)),  # as many days and months as years
+    st.sampled_from([0, 0, 0, 1, 2, 3]),
+    st.integers(0, 2),
+    st.integers(0, 2),
+)
+YEARS = st.integers(2000, 2030)
+DCTS = st.one_of(
+    st.dates(dt.date(2000, 1, 1), dt.date(2030, 12, 31)),
+    st.builds(_month_end, YEARS, st.integers(1, 12), st.integers(0, 3)),  # 28 and 29 February among them
+    st.builds(dt.date, YEARS, st.just(1), st.integers(28, 31)),  # "2" then is 29 February of a leap year before
+)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(BARE_NUMBERS, DCTS)
+@example("29", dt.date(2017, 2, 10))
+@example("2", dt.date(2016, 1, 30))
+@example(" 2017", dt.date(2016, 2, 29))
+@example("31", dt.date(2017, 6, 15))
+def test_a_bare_number_is_read_as_dateparser_reads_it(text, dct):
+    bare = BARE_NUMBER.fullmatch(text)
+    assert bare is not None
+    assert bare_number_date(bare.group(1), dct) == dateparser_date(text, dct)
+
+
+@pytest.mark.parametrize(
+    "text, dct, date",
+    [
+        ("18", DCT, dt.date(2017, 1, 18)),
+        ("30", DCT, dt.date(2017, 1, 30)),  # a day after the DCT stays in its month
+        ("30", dt.date(2017, 2, 10), None),
+        ("29", dt.date(2017, 2, 10), dt.date(2016, 2, 29)),
+        ("3", DCT, dt.date(2016, 3, 25)),
+        ("2", dt.date(2016, 1, 30), dt.date(2012, 2, 29)),
+        ("4", dt.date(2017, 3, 31), dt.date(2016, 4, 30)),
+        ("2017", dt.date(2016, 2, 29), dt.date(2017, 2, 28)),
+        ("99", DCT, dt.date(1999, 1, 25)),
+        ("32", DCT, dt.date(1932, 1, 25)),
+        ("00", DCT, dt.date(2000, 1, 25)),
+        ("0", DCT, None),
+        ("123", DCT, None),
+        ("0000", DCT, None),
+        ("20170125", DCT, None),
+    ],
+)
+def test_bare_numbers(text, dct, date):
+    assert bare_number_date(text, dct) == date == dateparser_date(text, dct)
+
+
+@pytest.mark.parametrize("dct", [DCT, dt.date(2016, 2, 29), dt.date(2017, 3, 31), dt.date(2017, 1, 30)])
+def test_resolve_reads_bare_numbers_as_with_dateparser_alone(dct, monkeypatch):
+    texts = ["18", "3", "05", " 2017 ", "2016", "29", "30", "31", "00", "68", "99", "0", "123", "1485345600"]
+    texts += ["Jan. 3", "Dec. 28", "March 20", "Feb. 2 , 2016", "last November", "two weeks ago", "Tuesday at 9 p.m."]
+    texts += ["Wednesday , January 18 , 2017 at approximately 11:30 AM", "24/7", "the 1990s", "12:45", "May 2017"]
+    fast = [resolve.__wrapped__(text, dct) for text in texts]
+    monkeypatch.setattr(times, "BARE_NUMBER", re.compile(r"(?!)"))  # matches nothing
+    assert fast == [resolve.__wrapped__(text, dct) for text in texts]

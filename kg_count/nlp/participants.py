@@ -486,7 +486,7 @@ def _resolve_pronoun_patients(doc, events_by_token: dict[int, EventMention], peo
     before it, within the two sentences before: a victim with that status. Nothing when that person tells rather
     than takes part (a bystander), is a suspect, or is named by one word only or by a place's name."""
     mentions = sorted((start, key) for key, person in people.items() for start, _ in person.mentions)
-    sentence_of = {t.i: n for n, sent in enumerate(doc.sents) for t in sent}
+    sentence_of: dict[int, int] = {}  # numbered when a pronoun is first a patient: most documents have none
     for token in doc:
         if token.lower_ not in ("he", "she", "him") or not mentions or token.i < mentions[0][0]:
             continue
@@ -495,6 +495,7 @@ def _resolve_pronoun_patients(doc, events_by_token: dict[int, EventMention], peo
             continue
         start, key = max(m for m in mentions if m[0] < token.i)
         person = people[key]
+        sentence_of = sentence_of or {t.i: n for n, sent in enumerate(doc.sents) for t in sent}
         if sentence_of[token.i] - sentence_of[start] > 2 or key in bystanders or person.role == "suspect":
             continue
         if len(person.full_name.split()) < 2 or known_place(person.full_name):
@@ -912,7 +913,7 @@ def _condition_statements(doc) -> list[CountStatement]:
     terms ("was taken to a hospital in stable condition", "two others are in critical condition"): explicit
     injuries, one statement each for the subject of the verb the condition depends on (a number when it says one),
     unless that verb's words tell of a death."""
-    sentence_index = {sent.start: n for n, sent in enumerate(doc.sents)}
+    sentence_index: dict[int, int] = {}  # numbered at the first condition: most documents have none
     statements = []
     for token in doc:
         if not (
@@ -931,6 +932,7 @@ def _condition_statements(doc) -> list[CountStatement]:
         if not subjects or _tells_of_death(holder):
             continue  # "... in critical condition, where he succumbed to his injuries"
         statistics = _totals(token.sent.text)
+        sentence_index = sentence_index or {sent.start: n for n, sent in enumerate(doc.sents)}
         sentence = sentence_index[token.sent.start]
         for subject in subjects:
             value = count_people(subject)

@@ -225,7 +225,7 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     votes = Counter(code for code, _ in mentioned)
     neighbourhoods = neighbourhood_names(words)
     names = place_names(doc, neighbourhoods)
-    rule = find_place(doc, body_start, votes, names, byline)
+    rule = find_place(doc, body_start, votes, names, byline, words)
     for code, index in mentioned:
         merge(states, code, _where("named", index, body_start, byline, sentence))
     outside_byline = [code for code, index in mentioned if not byline <= index < body_start]

@@ -485,13 +485,12 @@ def place_names(doc, neighbourhoods: set[str] | None = None) -> list[tuple[str, 
                 continue
             after = tokens[i + length].lower_ if i + length < len(tokens) else ""
             name = " ".join(t.text for t in span)
-            if names_a_street(doc, i + length):
-                continue
             if tagged_person and not (after in AGENCY_WORDS or (length > 1 and after in INCIDENT_NOUNS)):
                 continue
             if (
                 (before in PLACE_PREPOSITIONS or after in INCIDENT_NOUNS)
                 and known_place(name)
+                and not names_a_street(doc, i + length)
                 and not (length == 1 and is_common_word(name))
             ):
                 found.append((full_saint(name), i))
@@ -527,16 +526,17 @@ def find_place(
     votes: Counter | None = None,
     names: list[tuple[str, int]] | None = None,
     byline: int | None = None,
+    words: list[str] | None = None,
 ) -> Place | None:
     """Choose the incident's place in an annotated spaCy doc; ``body_start`` is the first body token;
-    ``votes`` (``state_votes``), ``names`` (``place_names``) and ``byline`` (``bylines.byline_start``: the token
-    where the title's publisher byline begins) are computed when not given. The byline names no place of the
-    incident.
+    ``votes`` (``state_votes``), ``names`` (``place_names``), ``byline`` (``bylines.byline_start``: the token
+    where the title's publisher byline begins) and ``words`` (``place_words``) are computed when not given. The
+    byline names no place of the incident.
 
     Order of preference: a dateline, "City , State" phrases, then place names of the title and text
     (title ones weigh more, towns before counties) with the state the text names.
     """
-    words = place_words(doc)
+    words = place_words(doc) if words is None else words
     byline = byline_start(words, body_start) if byline is None else byline
     votes = state_votes(words) if votes is None else votes
     found = dateline(words[body_start : body_start + settings().extraction.dateline_words])
