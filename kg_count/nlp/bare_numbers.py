@@ -22,6 +22,7 @@ def _clamped(year: int, month: int, day: int) -> dt.date:
 
 
 def _previous_leap_year(year: int) -> int:
+    """The last leap year before ``year``."""
     year -= 1
     while not calendar.isleap(year):
         year -= 1
