@@ -349,3 +349,16 @@ def test_a_patient_told_apart_from_another_harmed_is_marked():
         "Man killed in shooting",
     )
     assert [s.another for s in statements if s.value == 1] == [True]
+
+
+def test_a_harmed_person_whose_clause_goes_on_to_the_death_states_no_injured():
+    died = injured_statements_of_the_living(
+        "Paramedics transported the injured teen to Harborview Medical Center in Seattle where he later died .",
+        "Police investigate Kent shooting",
+    )
+    assert [s.value for s in died if s.value is not None] == []
+    lived = injured_statements_of_the_living(
+        "A man was killed . | Paramedics transported the injured teen to Harborview Medical Center in Seattle .",
+        "Man killed in Kent",
+    )
+    assert [s.value for s in lived if s.value is not None] == [1]

@@ -4,7 +4,7 @@ import pytest
 from spacy.tokens import Doc
 
 from kg_count.nlp.events import find_event_mentions
-from kg_count.nlp.numbers import parse_number
+from kg_count.nlp.numbers import count_people, parse_number
 from kg_count.nlp.model import load_model
 from kg_count.nlp.participants import _patients, find_participants, stated_counts
 from tests.helpers import annotated
@@ -60,6 +60,8 @@ def read(body: str, title: str = ""):
         ("Four people were killed and one injured Friday after a woman opened fire .", 4, 1, 0),
         ("A man was killed and a woman injured in the shooting .", 1, 1, 0),
         ("The shooting left one woman dead and four other individuals wounded .", 1, 4, 0),
+        ("A shooting at a skate park left one person dead and six injured .", 1, 6, 0),
+        ("A man was killed . The other teenager is recovering from his injuries .", 1, 1, 0),
     ],
 )
 def test_stated_counts(body, killed, injured, fired):
@@ -80,16 +82,54 @@ def test_a_headlines_bare_participle_counts_its_subject():
     assert counts.injured == 1  # a "by" makes the participle passive without its auxiliary
 
 
+def test_the_people_after_an_event_noun_are_its_patients():
+    _, counts = read("Police are looking for the shooter .", title="Police : Southwest Fresno shooting of 5 is tied")
+    assert counts.injured == 5
+
+
+def hand_parsed(rows):
+    """A spaCy Doc from rows of (word, head index, dependency, tag, part of speech, lemma): a parse the small model
+    gives, written out."""
+    words, heads, deps, tags, pos, lemmas = (list(column) for column in zip(*rows))
+    return Doc(load_model().vocab, words=words, heads=heads, deps=deps, tags=tags, pos=pos, lemmas=lemmas)
+
+
+def test_a_coordination_the_parse_lost_counts_no_one():
+    # the small model's parse of a headline: "daughter" an apposition of "Arrest", "and" left dangling on "woman"
+    rows = [
+        ("Arrest", 0, "ROOT", "NN", "NOUN", "arrest"),
+        ("in", 0, "prep", "IN", "ADP", "in"),
+        ("deaths", 1, "pobj", "NNS", "NOUN", "death"),
+        ("of", 2, "prep", "IN", "ADP", "of"),
+        ("woman", 3, "pobj", "NN", "NOUN", "woman"),
+        ("and", 4, "cc", "CC", "CCONJ", "and"),
+        ("daughter", 0, "appos", "NN", "NOUN", "daughter"),
+    ]
+    assert _patients(hand_parsed(rows)[2]) == []
+    rows[2] = ("death", 1, "pobj", "NN", "NOUN", "death")  # "the death of a woman": one
+    assert [t.text for t in _patients(hand_parsed(rows[:5])[2])] == ["woman"]
+
+
+def test_an_animal_is_no_one_counted():
+    doc = annotated("The gun went off and injured one of the family dogs .").doc
+    assert count_people(next(t for t in doc if t.lower_ == "one")) is None
+    doc = annotated("The gunman shot one of the victims in the leg .").doc
+    assert count_people(next(t for t in doc if t.lower_ == "one")) == 1
+
+
 def test_a_number_right_after_a_verb_of_harm_is_its_patient():
     # the parse the small model gives a headline's "... that killed 1 , wounded 7": the 7 an adverbial of "wounded"
-    vocab = load_model().vocab
-    words = ["shooting", "that", "killed", "1", ",", "wounded", "7"]
-    heads = [5, 2, 0, 2, 5, 5, 5]
-    deps = ["nsubj", "nsubj", "relcl", "dobj", "punct", "ROOT", "npadvmod"]
-    tags = ["NN", "WDT", "VBD", "CD", ",", "VBN", "CD"]
-    pos = ["NOUN", "PRON", "VERB", "NUM", "PUNCT", "VERB", "NUM"]
-    lemmas = ["shooting", "that", "kill", "1", ",", "wound", "7"]
-    doc = Doc(vocab, words=words, heads=heads, deps=deps, tags=tags, pos=pos, lemmas=lemmas)
+    doc = hand_parsed(
+        [
+            ("shooting", 5, "nsubj", "NN", "NOUN", "shooting"),
+            ("that", 2, "nsubj", "WDT", "PRON", "that"),
+            ("killed", 0, "relcl", "VBD", "VERB", "kill"),
+            ("1", 2, "dobj", "CD", "NUM", "1"),
+            (",", 5, "punct", ",", "PUNCT", ","),
+            ("wounded", 5, "ROOT", "VBN", "VERB", "wound"),
+            ("7", 5, "npadvmod", "CD", "NUM", "7"),
+        ]
+    )
     assert [t.text for t in _patients(doc[5])] == ["7"]
     assert [t.text for t in _patients(doc[2])] == ["1"]
 

@@ -108,6 +108,7 @@ def count_candidates(
     other_count: int,
     words: set[str] = frozenset(),
     title_sentences: int = 1,
+    plus_self: bool = False,
 ) -> list[ValueCandidate]:
     """Candidates for the ``status`` count ("killed" or "injured") from the document's count
     ``statements``; ``named`` is how many named people have that status, ``rule`` the hand-written
@@ -115,7 +116,9 @@ def count_candidates(
     stated number less it is a candidate too ("five were shot, one fatally": four injured), and so are the
     numbers of people shot whatever the status the event was typed with, and those less it; a candidate larger
     than every number stated shot is marked ``above_shot``. ``words``
-    (``harm_words``) are features of every candidate; the first ``title_sentences`` sentences are the title."""
+    (``harm_words``) are features of every candidate; the first ``title_sentences`` sentences are the title. With
+    ``plus_self`` (the story tells of a shooter's suicide, ``harm_cues``) each stated number plus one is a candidate
+    too, marked ``plus_self``: the victims and the shooter."""
     own = [s for s in statements if s.status == status or (status == "injured" and s.status == INJURED_EXPLICITLY)]
     numbers = [s.value for s in own if s.value is not None and not s.statistics]
     mentions = Counter(s.sentence for s in own)
@@ -126,6 +129,8 @@ def count_candidates(
     for value, source in ((0, "zero"), (1, "one"), (named, "named"), (rule, "rule")):
         merge(candidates, value, {source})
     for number in set(numbers):
+        if plus_self:
+            merge(candidates, number + 1, {"plus_self"})
         if number > other_count > 0:
             merge(candidates, number - other_count, {"minus_other"})
     shot = {s.value for s in statements if s.lemma in SHOOT_LEMMAS and s.value is not None and not s.statistics}

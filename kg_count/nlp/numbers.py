@@ -137,7 +137,7 @@ def _own_count(head) -> int | None:
                 return value
         if child.dep_ in ("det", "predet") and child.lower_ == "both":
             return 2
-    if head.like_num:
+    if head.like_num and not _counts_things(head):
         value = parse_number(head.text)
         if value is not None and value < settings().extraction.max_people:
             return value
@@ -152,6 +152,16 @@ def _own_count(head) -> int | None:
     if head.tag_ == "NN" and lemma not in ("people", "police", "family"):
         return 1
     return None
+
+
+def _counts_things(number) -> bool:
+    """Whether a number counts things, not people: "one of the family dogs"."""
+    return any(
+        o.dep_ == "pobj" and o.pos_ == "NOUN" and not is_person_noun(o.lemma_.lower())
+        for c in number.children
+        if c.dep_ == "prep" and c.lower_ == "of"
+        for o in c.children
+    )
 
 
 def multipliers_of(token) -> list:

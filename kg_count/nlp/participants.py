@@ -29,6 +29,7 @@ DECLARING_VERBS = {"pronounce", "declare"}  # "the coroner pronounced John Smith
 FINDING_VERBS = {"find", "discover", "leave", "see"}  # "found a man shot": the clause's subject is the one shot
 NUMBER_AFTER_DEPS = {"npadvmod", "advmod", "attr", "oprd", "nummod"}  # "wounded 7": a number after a verb, no object
 HARM_WITH_VERBS = {"take", "transport", "rush", "hospitalize", "treat", "admit", "airlift", "fly", "arrive", "list"}
+HARM_CAUSE_VERBS = {"from": {"recover"}, "for": {"treat", "hospitalize"}}  # "is recovering from his injuries"
 STATUS_OF_TYPE = {"killing": "killed", "injuring": "injured", "job_firing": "fired"}
 SUSPECT_CUES = {
     "arrest",
@@ -615,6 +616,15 @@ def _patients(token, skip: range = range(0)) -> list:
         multiplier = multipliers_of(token)
         if multiplier:
             return multiplier
+        of_whom = [
+            o
+            for c in token.children
+            if c.dep_ == "prep" and c.lower_ == "of"
+            for o in c.children
+            if o.dep_ == "pobj" and o.ent_type_ not in ("DATE", "TIME") and _names_people(o) and _whole(o, token)
+        ]
+        if of_whom:
+            return of_whom  # "the shooting of two brothers", "Fresno shooting of 5"
         if token.dep_ == "compound" and token.head.pos_ == "NOUN" and is_person_noun(token.head.lemma_.lower()):
             return [token.head]
         return []
@@ -635,6 +645,22 @@ def _patients(token, skip: range = range(0)) -> list:
     if token.pos_ in ("VERB", "AUX"):
         return _verb_patients(token, skip)
     return []
+
+
+def _names_people(noun) -> bool:
+    """Whether a noun phrase's head names people: a number, a person's name or a person noun."""
+    if noun.like_num:
+        return noun.ent_type_ not in ("DATE", "TIME", "MONEY", "CARDINAL") or (parse_number(noun.text) or 1000) < 100
+    return noun.ent_type_ == "PERSON" or noun.pos_ == "NOUN" and is_person_noun(noun.lemma_.lower())
+
+
+def _whole(noun, event) -> bool:
+    """Whether the parse holds all of the people a noun phrase after an event noun names: not a coordination it
+    lost the second half of ("deaths of Long Beach woman and 4-year - old daughter", the daughter parsed apart), nor a
+    lone person after a plural event ("the deaths of woman")."""
+    if any(c.dep_ == "cc" for c in noun.children) and not any(c.dep_ == "conj" for c in noun.children):
+        return False
+    return not (event.tag_ == "NNS" and count_people(noun) == 1)
 
 
 def _antecedent(subject):
@@ -676,6 +702,9 @@ def _verb_patients(token, skip: range) -> list:
         own = [c for c in _subjects(token) if c.like_num or c.pos_ in ("NOUN", "PROPN")]
         if own and token.tag_ == "VBN" and not any(c.dep_ in ("aux", "auxpass") for c in token.children):
             return own  # "Four people were killed and one injured": the one, not the four
+        before = [c for c in token.children if c.i == token.i - 1 and c.like_num and c.dep_ in NUMBER_AFTER_DEPS]
+        if before and token.tag_ == "VBN":
+            return before  # "left one person dead and six injured": the six
         return _patients(token.head, skip)  # not "2 women arrested after student shot and killed", misparsed
     if (
         token.dep_ in ("acl", "relcl")
@@ -719,6 +748,8 @@ def _harm_holder(token):
     if token.dep_ in ("dobj", "obj") and token.head.lemma_.lower() in HARM_OBJECT_VERBS:
         holder = token.head
     elif token.dep_ == "pobj" and token.head.lower_ == "with" and token.head.head.lemma_.lower() in HARM_WITH_VERBS:
+        holder = token.head.head
+    elif token.dep_ == "pobj" and token.head.head.lemma_.lower() in HARM_CAUSE_VERBS.get(token.head.lower_, ()):
         holder = token.head.head
     else:
         return None
@@ -874,9 +905,24 @@ def of_the_living(doc, statements: Sequence[CountStatement], people: Sequence[Pa
             return _less_the_dead(doc, statement, people)
         if statement.value == 1 and _one_person_key(doc[statement.patient]) in killed_one:
             return None
+        if statement.value == 1 and _died_after(doc[statement.patient]):
+            return None
         return statement
 
     return [kept for kept in map(living, statements) if kept is not None]
+
+
+def _died_after(patient) -> bool:
+    """Whether the clause of a harmed person goes on to say that person died: a verb of death under the patient's verb
+    whose subject is a personal pronoun ("the injured teen was taken to Harborview , where he later died")."""
+    verb = patient.head
+    return any(
+        word.lemma_.lower() in ("die", "succumb")
+        and word.dep_ in ("relcl", "advcl", "conj")
+        and any(c.dep_ == "nsubj" and c.lower_ in ("he", "she") for c in word.children)
+        for word in verb.subtree
+        if word.i > patient.i
+    )
 
 
 def _less_the_dead(doc, statement: CountStatement, people: Sequence[Participant]) -> CountStatement | None:

@@ -26,6 +26,7 @@ from kg_count.nlp.extraction_models import (
     shipped_extraction_models,
 )
 from kg_count.nlp.record import DocumentRecord, MentionRecord, PersonRecord
+from kg_count.nlp.harm_cues import self_harm_feature, survival_feature
 from kg_count.nlp.times import find_time_mentions, incident_date
 from kg_count.nlp.made_ahead import made_ahead
 from kg_count.settings import settings
@@ -74,19 +75,30 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
     counts = stated_counts(doc, events, people, statements=statements)
     named = {status: sum(1 for p in people if p.status == status) for status in ("killed", "injured")}
     words = harm_words(doc, body_start, furniture=furniture)
+    survivors = survival_feature(s for s in doc.sents if s.start not in furniture)
+    self_harm = self_harm_feature(doc.text)
     title_sentences = sum(1 for sentence in doc.sents if sentence.start < body_start)
     candidates = DocumentCandidates(
         follow_up=follow_up_features(doc, body_start, times, document.dct),
         dates=date_candidates(doc, times, typed_sentences, document.dct, body_start, rule_date, event_types),
         places=place_candidates(doc, body_start, typed_sentences),
-        killed=count_candidates("killed", statements, named["killed"], counts.killed, 0, words, title_sentences),
+        killed=count_candidates(
+            "killed",
+            statements,
+            named["killed"],
+            counts.killed,
+            0,
+            words | ({self_harm} if self_harm else set()),
+            title_sentences,
+            plus_self=self_harm in ("self:murder_suicide", "self:killed_self"),
+        ),
         injured=count_candidates(
             "injured",
             of_the_living(doc, statements, people),
             named["injured"],
             counts.injured,
             counts.killed,
-            words,
+            words | {survivors},
             title_sentences,
         ),
         rule_date=rule_date,
