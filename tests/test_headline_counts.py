@@ -29,6 +29,10 @@ def title_end(doc) -> int:
         ("Two Men Critical Following Compton Shooting", 0, 2),
         ("Five Shot Dead In South Shore : 4 Men At Restaurant , Pregnant Woman In Apartment", 5, 0),
         ("3 Shot To Death In Memphis Home", 3, 0),
+        ("4-year - old girl , mother fatally shot near home in Long Beach", 2, 0),
+        ("Man , 17-month - old child dead in apparent murder - suicide", 2, 0),
+        ("Mother , Teen Daughter Found Dead After Suspect Surrenders", 2, 0),
+        ("Boy , 2 , and man killed in shooting", 2, 0),
     ],
 )
 def test_a_headlines_list_or_fatal_share_counts_whole(title, killed, injured):

@@ -7,6 +7,7 @@ one person alone."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from kg_count.nlp.numbers import is_person_noun, parse_number
@@ -37,6 +38,8 @@ LIST_SEPARATORS = {",", "and", "&"}
 PLACE_PREPOSITIONS = {"in", "at", "on", "near", "outside"}
 SHARE_PLACE_WORDS = 4  # "2 teens shot in north Phoenix , 1 killed": the place between the shot and the share
 IRREGULAR_PLURALS = {"men": "man", "women": "woman", "children": "child"}  # WordNet's first sense of "men" is a group
+AGE_WORD = re.compile(r"^\d+-(?:year|month|week|day)s?$")  # "4-year" of "4-year - old"
+HARM_LEADS = {"fatally": "killed", "found": None, "critically": None, "seriously": None}  # "mother fatally shot"
 
 
 def _number(token) -> int | None:
@@ -60,15 +63,33 @@ def _item_before(tokens, end: int) -> tuple[int, int] | None:
 
 
 def _listed_count(tokens, harm: int) -> int | None:
-    """The sum of a list of two or more counted people that ends right before ``tokens[harm]``; None otherwise."""
+    """The sum of a list of two or more counted people that ends right before ``tokens[harm]``; None otherwise. An
+    item may carry an age or a word before it ("4-year - old girl , mother", "Mother , Teen Daughter") and an age after
+    it ("Boy , 2 , and man"), and the list may end in ", and"."""
     counts, end = [], harm - 1
     while (item := _item_before(tokens, end)) is not None:
         counts.append(item[0])
-        start = item[1]
+        start = _modifiers_start(tokens, item[1])
         if start < 1 or tokens[start - 1].lower_ not in LIST_SEPARATORS:
             break
         end = start - 2
+        while end >= 0 and tokens[end].lower_ in LIST_SEPARATORS:  # ", and"
+            end -= 1
+        if end >= 2 and tokens[end].like_num and tokens[end - 1].text == ",":  # "Boy , 2 , and man": an age
+            end -= 2
     return sum(counts) if len(counts) >= 2 else None
+
+
+def _modifiers_start(tokens, start: int) -> int:
+    """Where the words before a list item at ``tokens[start]`` begin: an age written before it ("4-year - old") or
+    one word for a person or a quality ("Teen Daughter", "pregnant woman")."""
+    if start >= 3 and tokens[start - 1].lower_ == "old" and AGE_WORD.match(tokens[start - 3].lower_):
+        return start - 3
+    if start >= 1 and tokens[start - 1].text[:1].isalpha() and tokens[start - 1].lower_ not in LIST_SEPARATORS:
+        before = tokens[start - 1]
+        if before.pos_ == "ADJ" or is_person_noun(IRREGULAR_PLURALS.get(before.lower_, before.lemma_.lower())):
+            return start - 1
+    return start
 
 
 def _counted_before(tokens, harm: int) -> int | None:
@@ -141,6 +162,10 @@ def headline_counts(doc, title_end: int) -> list[HeadlineCount]:
             found.append(HeadlineCount("injured", shot - died, token.i, lemma, True))
             continue
         listed = _listed_count(tokens, token.i)
+        if listed is None and token.i >= 1 and tokens[token.i - 1].lower_ in HARM_LEADS:
+            listed = _listed_count(tokens, token.i - 1)  # "4-year - old girl , mother fatally shot"
+            if listed is not None:
+                status = HARM_LEADS[tokens[token.i - 1].lower_] or status
         if listed is None:
             listed = _counted_before(tokens, token.i)
         if listed is not None:
