@@ -30,6 +30,7 @@ SURVIVAL_CUES = re.compile(
     r"|minor injuries"
     r")"
 )
+SHOOTER_AMONG_KILLED = frozenset({"self:murder_suicide", "self:killed_self"})  # the cues that add the shooter's death
 GLUED_DASH = re.compile(r"\s*-\s*")
 
 
@@ -39,8 +40,7 @@ def survival_sentences(sentences) -> int:
     count = 0
     for sentence in sentences:
         text = GLUED_DASH.sub("-", str(sentence).lower())
-        found = [m for m in SURVIVAL_CUES.finditer(text) if not _denied(text, m.start())]
-        count += bool(found)
+        count += any(not _denied(text, m.start()) for m in SURVIVAL_CUES.finditer(text))
     return count
 
 

@@ -42,6 +42,11 @@ AGE_WORD = re.compile(r"^\d+-(?:year|month|week|day)s?$")  # "4-year" of "4-year
 HARM_LEADS = {"fatally": "killed", "found": None, "critically": None, "seriously": None}  # "mother fatally shot"
 
 
+def _lemma(token) -> str:
+    """A title word's lemma, a plural the lemmatizer keeps in a title ("Men") made singular."""
+    return IRREGULAR_PLURALS.get(token.lower_, token.lemma_.lower())
+
+
 def _number(token) -> int | None:
     """The number a token writes ("3", "four", "a"), below ``[extraction] max_people``; None otherwise."""
     value = 1 if token.lower_ in ("a", "an") else parse_number(token.text)
@@ -54,7 +59,7 @@ def _item_before(tokens, end: int) -> tuple[int, int] | None:
     if end < 0 or not tokens[end].text[:1].isalpha():
         return None
     noun = tokens[end]
-    lemma = IRREGULAR_PLURALS.get(noun.lower_, noun.lemma_.lower())  # a title's "Men" keeps the lemma "men"
+    lemma = _lemma(noun)
     if not is_person_noun(lemma):
         return None
     if end >= 1 and (value := _number(tokens[end - 1])) is not None:
@@ -87,7 +92,7 @@ def _modifiers_start(tokens, start: int) -> int:
         return start - 3
     if start >= 1 and tokens[start - 1].text[:1].isalpha() and tokens[start - 1].lower_ not in LIST_SEPARATORS:
         before = tokens[start - 1]
-        if before.pos_ == "ADJ" or is_person_noun(IRREGULAR_PLURALS.get(before.lower_, before.lemma_.lower())):
+        if before.pos_ == "ADJ" or is_person_noun(_lemma(before)):
             return start - 1
     return start
 

@@ -154,13 +154,15 @@ def _own_count(head) -> int | None:
     return None
 
 
+def of_objects(token) -> list:
+    """The words that hang on ``token``'s "of" ("one of the family dogs": [dogs]; "shooting of 5": [5])."""
+    return [o for c in token.children if c.dep_ == "prep" and c.lower_ == "of" for o in c.children]
+
+
 def _counts_things(number) -> bool:
     """Whether a number counts things, not people: "one of the family dogs"."""
     return any(
-        o.dep_ == "pobj" and o.pos_ == "NOUN" and not is_person_noun(o.lemma_.lower())
-        for c in number.children
-        if c.dep_ == "prep" and c.lower_ == "of"
-        for o in c.children
+        o.dep_ == "pobj" and o.pos_ == "NOUN" and not is_person_noun(o.lemma_.lower()) for o in of_objects(number)
     )
 
 

@@ -9,7 +9,14 @@ from typing import Sequence
 from kg_count.geography import gazetteer
 from kg_count.nlp.bylines import byline_start
 from kg_count.nlp.events import EventMention
-from kg_count.nlp.numbers import RELATIVE_PRONOUNS, count_people, is_person_noun, multipliers_of, parse_number
+from kg_count.nlp.numbers import (
+    RELATIVE_PRONOUNS,
+    count_people,
+    is_person_noun,
+    multipliers_of,
+    of_objects,
+    parse_number,
+)
 from kg_count.nlp.headline_counts import HeadlineCount, headline_counts
 from kg_count.nlp.places import COMPASS_WORDS, STREET_WORDS, is_common_word, known_place, names_a_street
 from kg_count.settings import settings
@@ -29,7 +36,11 @@ DECLARING_VERBS = {"pronounce", "declare"}  # "the coroner pronounced John Smith
 FINDING_VERBS = {"find", "discover", "leave", "see"}  # "found a man shot": the clause's subject is the one shot
 NUMBER_AFTER_DEPS = {"npadvmod", "advmod", "attr", "oprd", "nummod"}  # "wounded 7": a number after a verb, no object
 HARM_WITH_VERBS = {"take", "transport", "rush", "hospitalize", "treat", "admit", "airlift", "fly", "arrive", "list"}
-HARM_CAUSE_VERBS = {"from": {"recover"}, "for": {"treat", "hospitalize"}}  # "is recovering from his injuries"
+HARM_PREPOSITION_VERBS = {  # "taken to a hospital with gunshot wounds", "is recovering from his injuries"
+    "with": HARM_WITH_VERBS,
+    "from": {"recover"},
+    "for": {"treat", "hospitalize"},
+}
 STATUS_OF_TYPE = {"killing": "killed", "injuring": "injured", "job_firing": "fired"}
 SUSPECT_CUES = {
     "arrest",
@@ -250,7 +261,7 @@ def _one_of(token):
         return None
     for one in token.head.children:
         if one.dep_ == "attr" and one.lower_ == "one":
-            return next((c for p in one.children if p.dep_ == "prep" and p.lower_ == "of" for c in p.children), None)
+            return next(iter(of_objects(one)), None)
     return None
 
 
@@ -618,9 +629,7 @@ def _patients(token, skip: range = range(0)) -> list:
             return multiplier
         of_whom = [
             o
-            for c in token.children
-            if c.dep_ == "prep" and c.lower_ == "of"
-            for o in c.children
+            for o in of_objects(token)
             if o.dep_ == "pobj" and o.ent_type_ not in ("DATE", "TIME") and _names_people(o) and _whole(o, token)
         ]
         if of_whom:
@@ -739,17 +748,15 @@ def _subjects(verb) -> list:
 
 def _harm_holder(token):
     """The verb whose subject the harm noun ``token`` ("wounds", "injuries") happened to, when that subject lived:
-    its object's verb when that verb is one of suffering (``HARM_OBJECT_VERBS``), or the verb of care or transport
-    its "with" depends on (``HARM_WITH_VERBS``). None otherwise, and where the wound is fatal, the verb's words
-    tell of a death ("... and died", "where he died") or its subject is a pronoun ("He suffered a gunshot wound"
-    is said of the dead as often as of the living)."""
+    its object's verb when that verb is one of suffering (``HARM_OBJECT_VERBS``), or the verb of care, transport or
+    recovery its "with", "for" or "from" depends on (``HARM_PREPOSITION_VERBS``). None otherwise, and where the wound
+    is fatal, the verb's words tell of a death ("... and died", "where he died") or its subject is a pronoun ("He
+    suffered a gunshot wound" is said of the dead as often as of the living)."""
     if token.lemma_.lower() not in HARM_NOUNS or any(c.lower_ in FATAL_WORDS for c in token.children):
         return None
     if token.dep_ in ("dobj", "obj") and token.head.lemma_.lower() in HARM_OBJECT_VERBS:
         holder = token.head
-    elif token.dep_ == "pobj" and token.head.lower_ == "with" and token.head.head.lemma_.lower() in HARM_WITH_VERBS:
-        holder = token.head.head
-    elif token.dep_ == "pobj" and token.head.head.lemma_.lower() in HARM_CAUSE_VERBS.get(token.head.lower_, ()):
+    elif token.dep_ == "pobj" and token.head.head.lemma_.lower() in HARM_PREPOSITION_VERBS.get(token.head.lower_, ()):
         holder = token.head.head
     else:
         return None

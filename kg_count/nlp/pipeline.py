@@ -26,7 +26,7 @@ from kg_count.nlp.extraction_models import (
     shipped_extraction_models,
 )
 from kg_count.nlp.record import DocumentRecord, MentionRecord, PersonRecord
-from kg_count.nlp.harm_cues import self_harm_feature, survival_feature
+from kg_count.nlp.harm_cues import SHOOTER_AMONG_KILLED, self_harm_feature, survival_feature
 from kg_count.nlp.times import find_time_mentions, incident_date
 from kg_count.nlp.made_ahead import made_ahead
 from kg_count.settings import settings
@@ -90,7 +90,7 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
             0,
             words | ({self_harm} if self_harm else set()),
             title_sentences,
-            plus_self=self_harm in ("self:murder_suicide", "self:killed_self"),
+            plus_self=self_harm in SHOOTER_AMONG_KILLED,
         ),
         injured=count_candidates(
             "injured",
