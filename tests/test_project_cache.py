@@ -41,3 +41,20 @@ def test_wordnets_index_read_from_the_cache_is_the_parsed_one_and_a_broken_copy_
         assert read.synsets("auburn") == parsed.synsets("auburn")
         assert read.synsets("slay", "v")[0].name() == "murder.v.01"
     assert list(tmp_path.iterdir()) == [saved] and saved.stat().st_size > 1_000_000
+
+
+def test_wordnet_loads_without_scipys_statistics_and_leaves_them_importable():
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from kg_count.resources.wordnet import wordnet\n"
+        "assert wordnet().synsets('gunshot')\n"
+        "assert 'scipy.stats' not in sys.modules, 'NLTK loaded SciPy statistics'\n"
+        "from scipy.stats import fisher_exact\n"
+        "print(round(fisher_exact([[1, 9], [11, 3]]).pvalue, 4))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0.0028"
