@@ -184,6 +184,9 @@ def main() -> None:
     results = {}
     for subtask in (1, 2, 3):
         sub_gold = {q: g for q, g in scored_gold.items() if questions[q].subtask == subtask}
+        if not sub_gold:  # a set without gold for this subtask (trial's S1 and S3)
+            report += [f"S{subtask}: no questions with gold", ""]
+            continue
         rows = {}
         for name, system in systems.items():
             if subtask == 1 and name in ("trivial", "likelihood only"):
@@ -194,6 +197,8 @@ def main() -> None:
         results[subtask] = rows
         report += table(rows, subtask) + [""]
     for subtask in (2, 3):
+        if subtask not in results:
+            continue
         held = results[subtask]["with the answer prior"]
         report += [f"S{subtask} by property pair:"] + breakdown(held, "by_property_pair") + [""]
         report += [f"S{subtask} by shape:"] + breakdown(held, "by_shape") + [""]
