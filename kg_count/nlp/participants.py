@@ -31,6 +31,7 @@ FATAL_WORDS = {"fatal", "mortal", "deadly", "lethal", "fatally"}
 SHOOTING_LEMMAS = {"shoot", "shooting", "shot", "gunshot", "gunfire"}  # the stories a hospital condition is read in
 CONDITION_WORDS = {"stable", "critical", "serious", "fair", "good", "grave", "guarded"}
 DEATH_LEMMAS = {"die", "succumb", "pronounce", "dead", "death"}
+DYING_VERBS = {"die", "succumb"}  # verbs whose subject is the dead ("who died", "where he later died")
 SHARE_DEATH_VERBS = {"die", "kill", "succumb"}  # "two of them died", "one of them was killed"
 DECLARING_VERBS = {"pronounce", "declare"}  # "the coroner pronounced John Smith dead", the parser's "dead" an advcl
 FINDING_VERBS = {"find", "discover", "leave", "see"}  # "found a man shot": the clause's subject is the one shot
@@ -273,7 +274,7 @@ def _relative_clause_event(token, events_by_token: dict[int, EventMention]) -> E
         subject = next(
             (c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in RELATIVE_PRONOUNS), None
         )
-        if subject is None or (subject.dep_ == "nsubj" and clause.lemma_ not in ("die", "succumb")):
+        if subject is None or (subject.dep_ == "nsubj" and clause.lemma_ not in DYING_VERBS):
             continue
         event = _typed(clause, events_by_token) or _event_said_of_subject(clause, events_by_token)
         if event is not None:
@@ -924,7 +925,7 @@ def _died_after(patient) -> bool:
     whose subject is a personal pronoun ("the injured teen was taken to Harborview , where he later died")."""
     verb = patient.head
     return any(
-        word.lemma_.lower() in ("die", "succumb")
+        word.lemma_.lower() in DYING_VERBS
         and word.dep_ in ("relcl", "advcl", "conj")
         and any(c.dep_ == "nsubj" and c.lower_ in ("he", "she") for c in word.children)
         for word in verb.subtree

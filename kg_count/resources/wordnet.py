@@ -55,7 +55,7 @@ def _nltk():
     try:
         import nltk
     finally:
-        if "scipy.stats" in sys.modules and sys.modules["scipy.stats"] is None:
+        if sys.modules.get("scipy.stats", "") is None:
             del sys.modules["scipy.stats"]
     return nltk
 
@@ -136,6 +136,7 @@ def english_wordnet_reader(root):
     adjective satellites), which NLTK parses from the index files at start-up (the reader starts in about 2.2 s
     then, 0.6 s without), is read from the project cache when an earlier process saved it for the same files and
     NLTK version."""
+    _nltk()  # imported as wordnet() imports it, for a caller that reads a WordNet folder directly
     from nltk.corpus.reader import CorpusReader, WordNetCorpusReader
     from nltk.corpus.util import LazyCorpusLoader
 
