@@ -1,6 +1,10 @@
 """The paired bootstrap that tells a counting difference from the noise of which questions were asked."""
 
+import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -79,3 +83,39 @@ def test_no_shared_question_is_an_error():
     questions = _questions(2)
     with pytest.raises(ValueError, match="no question"):
         paired_differences(questions, {"2-0": GoldAnswer(1, {})}, {}, {"2-0": SystemAnswer(1, [])}, _state)
+
+
+def test_the_compare_script_prints_the_table_and_names_a_bad_file(tmp_path):
+    questions = {
+        f"2-{k}": {
+            "subtask": 2,
+            "event_type": "killing",
+            "location": {"state": f"http://dbpedia.org/resource/{STATES[k % len(STATES)]}"},
+            "time": {"year": "2017"},
+            "verbose_question": "How many ['killing'] events happened in 2017 (year)?",
+        }
+        for k in range(12)
+    }
+    (tmp_path / "task" / "s2").mkdir(parents=True)
+    (tmp_path / "task" / "s2" / "questions.json").write_text(json.dumps(questions))
+    gold = {q: {"numerical_answer": 2, "answer_docs": {"i": [f"{q}-a"], "j": [f"{q}-b"]}} for q in questions}
+    (tmp_path / "task" / "s2" / "answers.json").write_text(json.dumps(gold))
+    a = {q: {"numerical_answer": 1, "answer_docs": [f"{q}-a"]} for q in questions}
+    b = {q: {"numerical_answer": 2, "answer_docs": [f"{q}-a", f"{q}-b"]} for q in questions}
+    (tmp_path / "a.json").write_text(json.dumps(a))
+    (tmp_path / "b.json").write_text(json.dumps(b))
+    (tmp_path / "bad.json").write_text("{not json")
+    script = Path(__file__).parents[1] / "benchmarks" / "compare_counting.py"
+    common = [sys.executable, str(script), "--task-dir", str(tmp_path / "task"), "--resamples", "50"]
+    done = subprocess.run(
+        [*common, str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--out", str(tmp_path / "d.json")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "| S2 | 12 | accuracy | 0.00 | 100.00 | +100.00 |" in done.stdout
+    assert json.loads((tmp_path / "d.json").read_text())["S2"]["rmse"]["observed"] == -1.0
+    failed = subprocess.run(
+        [*common, str(tmp_path / "a.json"), str(tmp_path / "bad.json")], capture_output=True, text=True
+    )
+    assert failed.returncode == 1 and "bad.json" in failed.stderr and "Traceback" not in failed.stderr
