@@ -82,9 +82,9 @@ def paired_differences(
     draws: dict[str, list[float]] = {name: [] for name in MEASURES}
     generator = random.Random(seed)
     for _ in range(resamples):
-        picked = [q for name in generator.choices(names, k=len(names)) for q in clusters[name]]
+        picked = [scored[q] for name in generator.choices(names, k=len(names)) for q in clusters[name]]
         for name in MEASURES:
-            draws[name].append(_difference([scored[q] for q in picked], name))
+            draws[name].append(_difference(picked, name))
     everything = [scored[q] for q in shared]
     return {name: _summary(everything, values, name) for name, values in draws.items()}
 
