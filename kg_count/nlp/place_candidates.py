@@ -1,6 +1,6 @@
-"""ValueCandidate states and cities of a document: every state named or implied by a place or by a broadcast
-station the text names, every place name of the dateline, of "City , State" phrases and of the text, with features
-of where they stand."""
+"""ValueCandidate states and cities of a document: every state named or implied by a place, by a broadcast
+station the text names or by the area code of a telephone number it gives, every place name of the dateline, of
+"City , State" phrases and of the text, with features of where they stand."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ from kg_count.nlp.places import (
     state_mentions,
     unknown_town_dateline,
 )
+from kg_count.nlp.phone_areas import phone_state_features
 from kg_count.nlp.stations import call_signs, shipped_station_table, station_state_features
 from kg_count.settings import settings
 
@@ -237,6 +238,8 @@ def place_candidates(doc, body_start: int, event_sentences: set[int] = frozenset
     stations = shipped_station_table()
     publishers = call_signs(words[: body_start + settings().extraction.dateline_words])  # the title's, the dateline's
     for code, features in station_state_features(stations, publishers).items():
+        merge(states, code, features)
+    for code, features in phone_state_features(words).items():
         merge(states, code, features)
     stated = _add_datelines(doc, words, body_start, votes, cities, states)
     _add_pairs(words, body_start, byline, sentence, cities, states, stated)

@@ -25,6 +25,7 @@ EXTRACTION_ROOTS = ("kg_count.nlp.pipeline",)  # the stage that reads a document
 DATA_FILES = (
     ("kg_count.ontology", "frames.ttl"),
     ("kg_count.resources", "ap_states.tsv"),
+    ("kg_count.resources", "area_codes.tsv"),
     ("kg_count.resources", "dbpedia_bare_cities.txt"),
 )
 LEARNED = ("extraction", "stations")  # the shipped models extraction reads
