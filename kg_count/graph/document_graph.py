@@ -8,19 +8,44 @@ ids), time estimate, DBpedia places, counts and participants.
 from __future__ import annotations
 
 import hashlib
-from decimal import Decimal
 from functools import lru_cache
+from types import SimpleNamespace
 from typing import Iterable
 from urllib.parse import quote, unquote
 
-from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
+from rdflib import RDF, RDFS, Graph, Literal, URIRef
 
 from kg_count.graph.namespaces import DOC, GAF, GRANULARITY_UNITS, KGC, NIF, SEM, TIME, bind_prefixes
+from kg_count.graph.ntriples import count_literal, date_literal, decimal_literal, iri, literal, statement, term
 from kg_count.nlp.version import pipeline_version
 from kg_count.nlp.record import DocumentRecord, MentionRecord
 from kg_count.settings import stage_fingerprint
 
-COUNT_PROPERTIES = (("killed", KGC.killedCount), ("injured", KGC.injuredCount), ("fired", KGC.firedCount))
+VOCABULARY = (
+    (RDF, "rdf", "type"),
+    (RDFS, "rdfs", "label"),
+    (GAF, "gaf", "denotedBy"),
+    (NIF, "nif", "Context String anchorOf beginIndex endIndex referenceContext"),
+    (TIME, "time", "Instant inXSDDate"),
+    (SEM, "sem", "Event Place eventType hasActor hasPlace hasTime"),
+    (
+        KGC,
+        "kgc",
+        "Document EntityMention EventMention Person ReportedEvent TimeEstimate TimeMention age certainty city "
+        "contentHash dct docId firedCount firstName followUpProbability frame fullName granularity inState "
+        "injuredCount killedCount lastName lead pipelineVersion placeName reportedIn role state status synset title "
+        "tokenIds",
+    ),
+)
+# the vocabulary terms a document graph uses, each rendered once as N-Triples: V.kgc_docId is "<...#docId>"
+V = SimpleNamespace(
+    **{
+        f"{prefix}_{name}": iri(str(namespace) + name)
+        for namespace, prefix, names in VOCABULARY
+        for name in names.split()
+    }
+)
+COUNT_PROPERTIES = (("killed", V.kgc_killedCount), ("injured", V.kgc_injuredCount), ("fired", V.kgc_firedCount))
 
 
 @lru_cache(maxsize=1)
@@ -58,119 +83,128 @@ def document_ids_of(literal: str) -> list[str]:
     return [unquote(part) for part in str(literal).split()]
 
 
-def _mention(graph: set, doc: URIRef, mention: MentionRecord, kind: URIRef) -> URIRef:
-    node = URIRef(f"{doc}#char={mention.begin},{mention.end}")
-    graph.add((node, RDF.type, NIF.String))
-    graph.add((node, RDF.type, kind))
-    graph.add((node, NIF.beginIndex, Literal(mention.begin, datatype=XSD.nonNegativeInteger)))
-    graph.add((node, NIF.endIndex, Literal(mention.end, datatype=XSD.nonNegativeInteger)))
-    graph.add((node, NIF.anchorOf, Literal(mention.text)))
-    graph.add((node, NIF.referenceContext, doc))
-    graph.add((node, KGC.tokenIds, Literal(" ".join(mention.token_ids))))
+class _Lines(dict):
+    """A document graph's statements in the order first written, each once (a dict of N-Triples lines)."""
+
+    def add(self, subject: str, predicate: str, object_: str) -> None:
+        """Add the statement ``subject predicate object_`` (three N-Triples terms)."""
+        self[statement(subject, predicate, object_)] = None
+
+
+def _mention(lines: _Lines, doc: str, mention: MentionRecord, kind: str) -> str:
+    node = iri(f"{doc}#char={mention.begin},{mention.end}")
+    lines.add(node, V.rdf_type, V.nif_String)
+    lines.add(node, V.rdf_type, kind)
+    lines.add(node, V.nif_beginIndex, count_literal(mention.begin))
+    lines.add(node, V.nif_endIndex, count_literal(mention.end))
+    lines.add(node, V.nif_anchorOf, literal(mention.text))
+    lines.add(node, V.nif_referenceContext, iri(doc))
+    lines.add(node, V.kgc_tokenIds, literal(" ".join(mention.token_ids)))
     return node
 
 
-def _add_time(graph: set, doc: URIRef, record: DocumentRecord) -> URIRef:
+def _add_time(lines: _Lines, doc: str, record: DocumentRecord) -> str:
     """Add the incident date's estimate with its time mentions; return its node."""
-    time_node = URIRef(f"{doc}#time")
-    graph.add((time_node, RDF.type, TIME.Instant))
-    graph.add((time_node, RDF.type, KGC.TimeEstimate))
-    graph.add((time_node, TIME.inXSDDate, Literal(record.incident_date, datatype=XSD.date)))
-    graph.add((time_node, KGC.granularity, GRANULARITY_UNITS[record.date_granularity]))
-    graph.add((time_node, KGC.certainty, Literal(record.date_certainty)))
+    time_node = iri(f"{doc}#time")
+    lines.add(time_node, V.rdf_type, V.time_Instant)
+    lines.add(time_node, V.rdf_type, V.kgc_TimeEstimate)
+    lines.add(time_node, V.time_inXSDDate, date_literal(record.incident_date))
+    lines.add(time_node, V.kgc_granularity, term(GRANULARITY_UNITS[record.date_granularity]))
+    lines.add(time_node, V.kgc_certainty, literal(record.date_certainty))
     for mention in record.time_mentions:
-        graph.add((time_node, GAF.denotedBy, _mention(graph, doc, mention, KGC.TimeMention)))
+        lines.add(time_node, V.gaf_denotedBy, _mention(lines, doc, mention, V.kgc_TimeMention))
     return time_node
 
 
-def _add_people(graph: set, doc: URIRef, record: DocumentRecord) -> list[URIRef]:
+def _add_people(lines: _Lines, doc: str, record: DocumentRecord) -> list[str]:
     """Add the named participants with their mentions; return their nodes."""
     people = []
     for n, person in enumerate(record.participants):
-        node = URIRef(f"{doc}#person{n}")
+        node = iri(f"{doc}#person{n}")
         people.append(node)
-        graph.add((node, RDF.type, KGC.Person))
-        graph.add((node, KGC.fullName, Literal(person.full_name)))
-        graph.add((node, KGC.firstName, Literal(person.first_name)))
-        graph.add((node, KGC.lastName, Literal(person.last_name)))
+        lines.add(node, V.rdf_type, V.kgc_Person)
+        lines.add(node, V.kgc_fullName, literal(person.full_name))
+        lines.add(node, V.kgc_firstName, literal(person.first_name))
+        lines.add(node, V.kgc_lastName, literal(person.last_name))
         if person.age is not None:
-            graph.add((node, KGC.age, Literal(person.age, datatype=XSD.nonNegativeInteger)))
-        graph.add((node, KGC.role, KGC[person.role]))
-        graph.add((node, KGC.status, KGC[person.status]))
+            lines.add(node, V.kgc_age, count_literal(person.age))
+        lines.add(node, V.kgc_role, term(KGC[person.role]))
+        lines.add(node, V.kgc_status, term(KGC[person.status]))
         for mention in person.mentions:
-            graph.add((node, GAF.denotedBy, _mention(graph, doc, mention, KGC.EntityMention)))
+            lines.add(node, V.gaf_denotedBy, _mention(lines, doc, mention, V.kgc_EntityMention))
     return people
 
 
-def _add_places(graph: set, record: DocumentRecord) -> list[tuple[URIRef, URIRef]]:
+def _add_places(lines: _Lines, record: DocumentRecord) -> list[tuple[str, str]]:
     """Add the state and city as places; return (property, place) pairs for the reported events."""
     places = []
     if record.state_iri:
-        state = URIRef(record.state_iri)
-        places.append((KGC.state, state))
-        graph.add((state, RDF.type, SEM.Place))
+        state = iri(record.state_iri)
+        places.append((V.kgc_state, state))
+        lines.add(state, V.rdf_type, V.sem_Place)
         if record.city_iri:
-            city = URIRef(record.city_iri)
-            places.append((KGC.city, city))
-            graph.add((city, RDF.type, SEM.Place))
-            graph.add((city, RDFS.label, Literal(record.city)))
-            graph.add((city, KGC.inState, state))
+            city = iri(record.city_iri)
+            places.append((V.kgc_city, city))
+            lines.add(city, V.rdf_type, V.sem_Place)
+            lines.add(city, V.rdfs_label, literal(record.city))
+            lines.add(city, V.kgc_inState, state)
     return places
 
 
 def document_graph(record: DocumentRecord, content_hash: str | None = None, lead: str | None = None) -> Graph:
-    """Return the named graph of one document (its identifier is the document IRI): ``document_triples``."""
+    """Return the named graph of one document (its identifier is the document IRI): ``document_statements`` read
+    by rdflib."""
     graph = Graph(identifier=document_iri(record.doc_id))
     bind_prefixes(graph)
-    for triple in document_triples(record, content_hash, lead):
-        graph.add(triple)
+    graph.parse(data="\n".join(document_statements(record, content_hash, lead)), format="nt")
     return graph
 
 
-def document_triples(record: DocumentRecord, content_hash: str | None = None, lead: str | None = None) -> set[tuple]:
-    """The triples (rdflib terms) of the named graph of one document; ``content_hash`` (the hash of the document's
-    content and the pipeline version) and ``lead`` (the body's opening words, which document coreference compares)
-    are recorded when given. A set, not an rdflib Graph: a build writes them straight to the store."""
-    doc = document_iri(record.doc_id)
-    graph: set[tuple] = set()
-    graph.add((doc, RDF.type, KGC.Document))
-    graph.add((doc, RDF.type, NIF.Context))
-    graph.add((doc, KGC.docId, Literal(record.doc_id)))
-    graph.add((doc, KGC.dct, Literal(record.dct, datatype=XSD.date)))
-    graph.add((doc, KGC.title, Literal(record.title)))
+def document_statements(record: DocumentRecord, content_hash: str | None = None, lead: str | None = None) -> list[str]:
+    """The statements (N-Triples lines) of the named graph of one document, each once; ``content_hash`` (the hash of
+    the document's content and the pipeline version) and ``lead`` (the body's opening words, which document
+    coreference compares) are recorded when given. A build writes them straight to the store."""
+    doc = str(document_iri(record.doc_id))
+    subject = iri(doc)
+    lines = _Lines()
+    lines.add(subject, V.rdf_type, V.kgc_Document)
+    lines.add(subject, V.rdf_type, V.nif_Context)
+    lines.add(subject, V.kgc_docId, literal(record.doc_id))
+    lines.add(subject, V.kgc_dct, date_literal(record.dct))
+    lines.add(subject, V.kgc_title, literal(record.title))
     if lead:
-        graph.add((doc, KGC.lead, Literal(lead)))
+        lines.add(subject, V.kgc_lead, literal(lead))
     for name in record.place_names:
-        graph.add((doc, KGC.placeName, Literal(name)))
-    graph.add((doc, KGC.followUpProbability, Literal(Decimal(str(record.follow_up)), datatype=XSD.decimal)))
+        lines.add(subject, V.kgc_placeName, literal(name))
+    lines.add(subject, V.kgc_followUpProbability, decimal_literal(record.follow_up))
 
-    time_node = _add_time(graph, doc, record)
-    people = _add_people(graph, doc, record)
-    places = _add_places(graph, record)
+    time_node = _add_time(lines, doc, record)
+    people = _add_people(lines, doc, record)
+    places = _add_places(lines, record)
 
     for event_type in record.event_types:
-        event = URIRef(f"{doc}#event_{event_type}")
-        graph.add((event, RDF.type, KGC.ReportedEvent))
-        graph.add((event, RDF.type, SEM.Event))
-        graph.add((event, SEM.eventType, KGC[event_type]))
-        graph.add((event, KGC.reportedIn, doc))
-        graph.add((event, SEM.hasTime, time_node))
+        event = iri(f"{doc}#event_{event_type}")
+        lines.add(event, V.rdf_type, V.kgc_ReportedEvent)
+        lines.add(event, V.rdf_type, V.sem_Event)
+        lines.add(event, V.sem_eventType, term(KGC[event_type]))
+        lines.add(event, V.kgc_reportedIn, subject)
+        lines.add(event, V.sem_hasTime, time_node)
         for prop, place in places:
-            graph.add((event, prop, place))
-            graph.add((event, SEM.hasPlace, place))
+            lines.add(event, prop, place)
+            lines.add(event, V.sem_hasPlace, place)
         for name, prop in COUNT_PROPERTIES:
-            graph.add((event, prop, Literal(getattr(record, name), datatype=XSD.nonNegativeInteger)))
+            lines.add(event, prop, count_literal(getattr(record, name)))
         for person in people:
-            graph.add((event, SEM.hasActor, person))
+            lines.add(event, V.sem_hasActor, person)
         for mention in record.event_mentions:
             if mention.event_type != event_type:
                 continue
-            graph.add((event, GAF.denotedBy, _mention(graph, doc, mention, KGC.EventMention)))
+            lines.add(event, V.gaf_denotedBy, _mention(lines, doc, mention, V.kgc_EventMention))
             if mention.synset:
-                graph.add((event, KGC.synset, Literal(mention.synset)))
+                lines.add(event, V.kgc_synset, literal(mention.synset))
             if mention.frame:
-                graph.add((event, KGC.frame, KGC[f"frame_{mention.frame}"]))
+                lines.add(event, V.kgc_frame, term(KGC[f"frame_{mention.frame}"]))
     if content_hash is not None:
-        graph.add((doc, KGC.contentHash, Literal(content_hash)))
-    graph.add((doc, KGC.pipelineVersion, Literal(pipeline_version())))
-    return graph
+        lines.add(subject, V.kgc_contentHash, literal(content_hash))
+    lines.add(subject, V.kgc_pipelineVersion, literal(pipeline_version()))
+    return list(lines)

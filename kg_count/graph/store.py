@@ -21,7 +21,7 @@ from rdflib import XSD, Dataset, Graph, Literal, URIRef
 
 from kg_count.settings import settings
 from kg_count.errors import InputError, StoreError, StoreHeld
-from kg_count.graph.document_graph import document_id, document_iri, document_triples
+from kg_count.graph.document_graph import document_id, document_iri, document_statements
 from kg_count.graph.endpoint import SparqlEndpoint
 from kg_count.graph.namespaces import KGC, SPARQL_PROLOGUE, bind_prefixes
 from kg_count.graph.queries import read_query
@@ -101,11 +101,6 @@ def _open_folder(path: Path, create: bool) -> tuple[Dataset, pyoxigraph.Store, b
 def _statements(triples: Iterable[tuple]) -> Iterator[str]:
     """An N-Triples-like line for each of ``triples`` (rdflib terms), for a SPARQL INSERT or DELETE DATA block."""
     return (f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in triples)
-
-
-def _triples(triples: Iterable[tuple]) -> str:
-    """The lines of ``triples`` (``_statements``) as one block."""
-    return "\n".join(_statements(triples))
 
 
 STRING = str(XSD.string)
@@ -224,9 +219,9 @@ class GraphStore:
     def add(self, record: DocumentRecord, content_hash: str | None = None, lead: str | None = None) -> int:
         """Replace the document's graph with the one built from ``record`` (the document's content hash
         ``content_hash``, its opening words ``lead``); return its triple count."""
-        triples = document_triples(record, content_hash, lead)
-        self.replace_triples(document_iri(record.doc_id), triples)
-        return len(triples)
+        lines = document_statements(record, content_hash, lead)
+        self.replace_statements(document_iri(record.doc_id), lines)
+        return len(lines)
 
     def document_turtle(self, doc_id: str) -> str:
         """The Turtle of one document's graph; InputError when the store does not hold it."""
@@ -240,12 +235,17 @@ class GraphStore:
         return len(graph)
 
     def replace_triples(self, name: URIRef, triples: Iterable[tuple]) -> None:
-        """Replace the named graph ``name`` with ``triples`` (rdflib terms) in one SPARQL update (one transaction:
-        a reader sees the old graph or the new one, and a write cut short leaves the old). A graph the store does not
-        hold is not dropped first (``_may_hold``)."""
+        """Replace the named graph ``name`` with ``triples`` (rdflib terms): ``replace_statements``."""
+        self.replace_statements(name, _statements(triples))
+
+    def replace_statements(self, name: URIRef, lines: Iterable[str]) -> None:
+        """Replace the named graph ``name`` with the statements ``lines`` (N-Triples) in one SPARQL update (one
+        transaction: a reader sees the old graph or the new one, and a write cut short leaves the old). A graph the
+        store does not hold is not dropped first (``_may_hold``)."""
         graph = name.n3()
         dropped = f"DROP SILENT GRAPH {graph} ;\n" if self._may_hold(name) else ""
-        self._update(f"{dropped}INSERT DATA {{ GRAPH {graph} {{\n{_triples(triples)}\n}} }}")
+        block = "\n".join(lines)
+        self._update(f"{dropped}INSERT DATA {{ GRAPH {graph} {{\n{block}\n}} }}")
 
     def _may_hold(self, name: URIRef) -> bool:
         """Whether the named graph ``name`` may hold triples: in an embedded store, whether Oxigraph lists it among its
