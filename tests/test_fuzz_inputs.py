@@ -315,6 +315,9 @@ def test_fuzzed_settings_overrides(content, capsys, monkeypatch):
 @FUZZ
 @given(content=st.one_of(json_mutation(SEED_TORQUE), byte_mutation(json.dumps(SEED_TORQUE).encode())))
 @example(content={"p1": {**SEED_TORQUE[next(iter(SEED_TORQUE))], "passage": None}})  # found by the long run
+@example(content={"p1": {**SEED_TORQUE["p1"], "question_answer_pairs": {"q?": {"individual_answers": "0"}}}})
+@example(content={"p1": {**SEED_TORQUE["p1"], "question_answer_pairs": {"q?": {"individual_answers": 1}}}})
+@example(content={"p1": {**SEED_TORQUE["p1"], "question_answer_pairs": {"q?": {"answer": {"indices": "(36,40)"}}}}})
 def test_fuzzed_torque_files(content, capsys):
     with Folder() as folder:
         source, out = write(folder, "torque.json", content), folder / "predictions.json"

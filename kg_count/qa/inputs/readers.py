@@ -99,9 +99,9 @@ def torque_questions(data: object, path: Path) -> list[TorqueQuestion]:
             qa = qa or {}
             if not isinstance(qa, dict):
                 raise InputError("question entry is not an object", path, item=item)
-            annotator_sets = qa.get("individual_answers") or ([qa["answer"]] if qa.get("answer") else [])
+            annotator_sets = _annotator_answers(qa, path, item)
             answers = tuple(
-                tuple(parse_offsets(i, path, item) for i in (one or {}).get("indices", [])) for one in annotator_sets
+                tuple(parse_offsets(i, path, item) for i in one.get("indices", [])) for one in annotator_sets
             )
             for spans in answers:
                 for start, end in spans:
@@ -125,6 +125,19 @@ def torque_questions(data: object, path: Path) -> list[TorqueQuestion]:
                 )
             )
     return questions
+
+
+def _annotator_answers(qa: dict, path: Path, item: str) -> list[dict]:
+    """The gold answers of one question entry: ``individual_answers`` (one per annotator), else ``answer``, each an
+    object whose ``indices`` list offsets (an empty entry is no answer); InputError naming ``path`` and ``item`` when
+    they are not that."""
+    answers = qa.get("individual_answers") or ([qa["answer"]] if qa.get("answer") else [])
+    if not isinstance(answers, list):
+        raise InputError("individual_answers is not a list of answers", path, item=item)
+    answers = [one or {} for one in answers]
+    if not all(isinstance(one, dict) and isinstance(one.get("indices", []), list) for one in answers):
+        raise InputError("an answer is not an object with a list of indices", path, item=item)
+    return answers
 
 
 def _unsure_groups(answer: object, path: Path, item: str) -> list:
