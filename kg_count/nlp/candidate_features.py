@@ -8,6 +8,7 @@ ranker (kg_count.nlp.extraction_models) scores candidates by their features and 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections import Counter
 from typing import Hashable
 
 FOLLOW_UP_CUES = frozenset(
@@ -119,6 +120,24 @@ def sentence_cues(sentence) -> set[str]:
 def merge(candidates: dict, value: Hashable, features: set[str]) -> None:
     """Add ``features`` to the candidate of ``value`` in ``candidates`` (created when new)."""
     candidates.setdefault(value, ValueCandidate(value)).features.update(features)
+
+
+def sole_leader(votes: Counter) -> Hashable | None:
+    """The value ``votes`` count most, or None when it counts none or two values share the lead."""
+    ranked = votes.most_common(2)
+    if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
+        return None
+    return ranked[0][0]
+
+
+def vote_features(votes: Counter, name: str) -> dict[Hashable, set[str]]:
+    """The candidates a piece of evidence votes for (``votes``: value -> votes), with features: ``name`` for every
+    value voted for, ``name:top`` for the ``sole_leader``."""
+    found = {value: {name} for value in votes}
+    leader = sole_leader(votes)
+    if leader is not None:
+        found[leader].add(f"{name}:top")
+    return found
 
 
 def mention_count_features(prefix: str, number: int) -> set[str]:

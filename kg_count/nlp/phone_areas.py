@@ -10,6 +10,8 @@ from collections import Counter
 from functools import lru_cache
 from importlib.resources import files
 
+from kg_count.nlp.candidate_features import vote_features
+
 # an area code in parentheses or not, then the exchange and the line, as the task's tokens and articles write them:
 # "( 601 ) 355 - 8477", "(601) 355-8477", "601-355-8477", "601.355.8477", "1-601-355-8477"
 PHONE_NUMBER = re.compile(r"(?<![\d-])(?:1\s*-\s*)?\(?\s*([2-9]\d\d)\s*\)?\s*[-.]?\s*[2-9]\d\d\s*[-.]\s*\d{4}(?![\d-])")
@@ -34,9 +36,4 @@ def phone_states(words: list[str]) -> Counter:
 def phone_state_features(words: list[str]) -> dict[str, set[str]]:
     """The state candidates of the numbers ``words`` write (``phone_states``), with features: ``phone`` for every
     such state, ``phone:top`` for the state most of them lie in (when one state leads)."""
-    votes = phone_states(words)
-    ranked = votes.most_common(2)
-    found = {code: {"phone"} for code in votes}
-    if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
-        found[ranked[0][0]].add("phone:top")
-    return found
+    return vote_features(phone_states(words), "phone")

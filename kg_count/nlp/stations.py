@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from kg_count.learning.model_files import load_shipped_model
+from kg_count.nlp.candidate_features import vote_features
 from kg_count.nlp.bylines import CALL_SIGN
 
 LETTERS = re.compile(r"[KW][A-Z]{2,3}")
@@ -86,9 +87,4 @@ def shipped_station_table() -> StationTable:
 def station_state_features(table: StationTable, signs: Iterable[str]) -> dict[str, set[str]]:
     """The state candidates the stations of call letters ``signs`` imply by ``table``, with features: ``station``
     for every state one of them reports on, ``station:top`` for the state most of them do (when one state leads)."""
-    votes = table.votes(signs)
-    ranked = votes.most_common(2)
-    found = {code: {"station"} for code in votes}
-    if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
-        found[ranked[0][0]].add("station:top")
-    return found
+    return vote_features(table.votes(signs), "station")

@@ -17,6 +17,7 @@ from typing import Iterable
 
 from kg_count.geography import flat_km, gazetteer
 from kg_count.nlp.bylines import byline_start
+from kg_count.nlp.candidate_features import sole_leader
 from kg_count.nlp.places import city_before, city_state_mentions, state_mentions
 from kg_count.nlp.stations import StationTable, call_signs
 
@@ -26,10 +27,7 @@ def stated_state(words: list[str]) -> str | None:
     (``places.city_state_mentions``, ``places.state_mentions``); None when it names none or two states lead."""
     named = Counter(state for _, state, _ in city_state_mentions(words))
     named.update(code for code, _ in state_mentions(words))
-    ranked = named.most_common(2)
-    if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
-        return None
-    return ranked[0][0]
+    return sole_leader(named)
 
 
 def stated_point(words: list[str], state: str) -> tuple[float, float] | None:
