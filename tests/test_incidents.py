@@ -207,11 +207,12 @@ def test_answer_facts_repeat_the_incident_and_person_triples():
 
 
 def test_a_group_never_takes_a_report_that_conflicts_with_any_member():
-    # a-b and b-c each merge (one day, one victim, b states no place); a and c are in other states,
-    # so joining b's group to c must be refused even though b-c alone would merge.
+    # a-b and b-c each merge (one day, a shared victim, b states no place); a and c are in other states
+    # and name no one in common, so joining b's group to c must be refused even though b-c alone would merge.
     a = report("a", city=MEMPHIS, people=[person("Marcus Deering")], title="Memphis man killed")
-    b = report("b", city=None, state=None, people=[person("Marcus Deering")], title="Memphis man killed")
-    c = report("c", city=DBR + "Columbus,_Ohio", state=OHIO, people=[person("Marcus Deering")])
+    victims = [person("Marcus Deering"), person("Tyrone Walker")]
+    b = report("b", city=None, state=None, people=victims, title="Memphis man killed", killed=2)
+    c = report("c", city=DBR + "Columbus,_Ohio", state=OHIO, people=[person("Tyrone Walker")])
     assert hard_conflict(a, c) == "states differ" and hard_conflict(a, b) is None and hard_conflict(b, c) is None
     model = shipped_coreference_model()
     scored = candidate_pair_features([a, b, c])
@@ -270,13 +271,20 @@ def test_reports_of_other_states_never_merge_whatever_else_agrees():
     b = report(
         "b",
         title="Man killed in shooting, police say",
-        people=[person("Marcus Deering")],
+        people=[person("Tyrone Walker")],
         city=DBR + "Columbus,_Ohio",
         state=OHIO,
     )
     strong = CoreferenceModel({}, 20.0, 0.5, group_threshold=0.5)  # would merge any pair it is asked about
     assert hard_conflict(a, b) == "states differ"
     assert len(cluster_reports([a, b], strong)) == 2
+    # a victim or suspect both name lets the model weigh the pair (one state misread)
+    named = report("b", title=b.title, people=[person("Marcus Deering")], city=b.city_iri, state=OHIO)
+    assert hard_conflict(a, named) is None
+    # a witness or official both name does not
+    spokesman = [person("Marcus Deering", "bystander", "unharmed")]
+    quoted = report("b", title=b.title, people=spokesman, city=b.city_iri, state=OHIO)
+    assert hard_conflict(quoted, report("a", title=a.title, people=spokesman)) == "states differ"
     # only titles sharing a rare word (a place name: one state misread) let the model weigh the pair
     here = report("a", title="Riverside Park shooting")
     there = report("b", title="Man killed at Riverside Park", city=DBR + "Columbus,_Ohio", state=OHIO)

@@ -1,5 +1,6 @@
 """Candidate pairs of reports: which reports are compared at all (of one kind, their date intervals within the
-slack or a shared last name, across states only through a rare shared title word), as sorted index arrays.
+slack or a shared last name, across states only through a rare shared title word or a last name), as sorted
+index arrays.
 
 A whole grouping holds its candidate pairs as one code a pair, ``i * n + j`` for reports ``i < j`` of ``n``
 (``candidate_pair_codes``): 8 bytes a pair, where the (pairs, 2) array of ``candidate_pair_array`` takes 16; at
@@ -104,9 +105,10 @@ def candidate_pair_codes(
     the pairs with a marked report (formed without the others, which a common last name makes many).
 
     Pairs in two named states are formed only when their titles share a word at least [clustering]
-    ``state_bridge_rarity`` rare by ``rarity`` (``hard_conflict`` refuses the others), so the work grows
-    with the reports of one state and time, not with the archive: reports are compared within their
-    state, with reports of no state, and across states only through such a word."""
+    ``state_bridge_rarity`` rare by ``rarity``, or a last name (``hard_conflict`` refuses the others, and
+    those whose shared last name is not one named victim or suspect), so the work grows with the reports
+    of one state and time, not with the archive: reports are compared within their state, with reports of
+    no state, and across states only through such a word or name."""
     chosen = settings().clustering
     intervals = [date_interval(report) for report in reports]
     first = np.array([interval[0].toordinal() for interval in intervals], dtype=np.int64)

@@ -52,19 +52,21 @@ def rarest_shared(a: str, b: str, rarity: WordRarity | None) -> float:
 
 def hard_conflict(a: Report, b: Report, similarity: Similarity = Similarity()) -> str | None:
     """Why ``a`` and ``b`` can never be one incident (other kinds; other states, unless their titles share
-    a rare word (a misread state); date intervals more than ``date_slack_days`` apart and no shared name),
-    or None ([clustering] settings)."""
+    a rare word or both name one victim or suspect (a misread state); date intervals more than
+    ``date_slack_days`` apart and no shared name), or None ([clustering] settings)."""
     chosen = settings().clustering
     if a.family != b.family:
         return f"kinds differ ({a.family} / {b.family})"
+    shared = None  # read once, only where a conflict needs it
     if (
         a.state_iri
         and b.state_iri
         and a.state_iri != b.state_iri
         and rarest_shared(a.title, b.title, similarity.rarity) < chosen.state_bridge_rarity
+        and not (shared := shared_names(a, b))
     ):
         return "states differ"
-    if days_between(a, b) > chosen.date_slack_days and not shared_names(a, b):
+    if days_between(a, b) > chosen.date_slack_days and not (shared if shared is not None else shared_names(a, b)):
         return f"dates apart ({a.date} / {b.date})"
     return None
 
