@@ -87,6 +87,13 @@ def test_the_people_after_an_event_noun_are_its_patients():
     assert counts.injured == 5
 
 
+def test_a_year_before_an_event_noun_counts_no_one():
+    # the parser makes "2015" a number modifying "shooting"; it counted 2,015 people shot before [extraction]
+    # max_people came down to 1,000
+    _, counts = read("Investigators say Sunday 's shooting stemmed from an August 2015 shooting inside a home .")
+    assert counts.injured == 1
+
+
 def hand_parsed(rows):
     """A spaCy Doc from rows of (word, head index, dependency, tag, part of speech, lemma): a parse the small model
     gives, written out."""
