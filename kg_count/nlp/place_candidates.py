@@ -166,7 +166,7 @@ def _named_towns(cities: dict, stated: dict) -> Iterator[tuple[str, ValueCandida
     for town, candidate in cities.items():
         if is_county(town) or not candidate.features & COLOCATED_SOURCES:
             continue
-        for code in stated.get(town, set()) & g.states_of(town) or g.states_of(town):
+        for code in sorted(stated.get(town, set()) & g.states_of(town) or g.states_of(town)):
             yield town, candidate, code
 
 
