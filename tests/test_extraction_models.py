@@ -362,3 +362,20 @@ def test_a_harmed_person_whose_clause_goes_on_to_the_death_states_no_injured():
         "Man killed in Kent",
     )
     assert [s.value for s in lived if s.value is not None] == [1]
+
+
+def test_a_fire_told_in_passing_does_not_type_a_shooting_story_but_a_titled_fire_does():
+    shooting = record(
+        "Two men were shot and killed outside a bar on Main Street Monday night , police said . | "
+        "A third man was wounded in the shooting and taken to a hospital . | "
+        "Officers found the victims on the sidewalk . | "
+        "Neighbors said the gunman fled in a car that was later found burning in an alley .",
+        title="Two killed , one wounded in Main Street shooting",
+    )
+    assert {"killing", "injuring"} <= set(shooting.event_types) and "fire_burning" not in shooting.event_types
+    report = record(
+        "Firefighters responded to a reported cardiac arrest and found a man deceased inside the home . | "
+        "He had succumbed to his injuries before help arrived . | The cause of the fire is under investigation .",
+        title="Civilian Fatality Fire",
+    )
+    assert "fire_burning" in report.event_types

@@ -12,6 +12,7 @@ from kg_count.nlp.candidate_features import ValueCandidate, merge
 from kg_count.nlp.participants import INJURED_EXPLICITLY, CountStatement
 
 LEAD_SENTENCES = 6
+LEAD_BODY_SENTENCES = 2  # the body sentences that, after the title, make a story's lead for its harm words
 HARM_EVIDENCE = frozenset(
     {"rule", "explicit", "shot_total", "stated:title", "stated:lead", "stated:later", "minus_other", "shot_minus_other"}
 )  # the features of a candidate count that say the text states the value (a statement, the rule, the people shot)
@@ -64,7 +65,9 @@ def _statement_features(statement: CountStatement, title_sentences: int) -> set[
     return features
 
 
-def harm_words(doc, body_start: int, lead_sentences: int = 2, furniture: frozenset[int] = frozenset()) -> set[str]:
+def harm_words(
+    doc, body_start: int, lead_sentences: int = LEAD_BODY_SENTENCES, furniture: frozenset[int] = frozenset()
+) -> set[str]:
     """``title:LEMMA`` and ``lead:LEMMA`` for the words of harm (killed, wounded, shot, ...) in a spaCy
     doc's title (tokens before ``body_start``) and its first ``lead_sentences`` body sentences, those that begin
     in ``furniture`` (token indexes of a page's playlist, ``page_furniture``) left out."""

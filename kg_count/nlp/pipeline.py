@@ -11,7 +11,7 @@ from typing import Iterable, Iterator
 from kg_count.io.conll import Document
 from kg_count.nlp.annotate import AnnotatedDocument, annotate
 from kg_count.nlp.events import find_event_mentions
-from kg_count.nlp.count_candidates import count_candidates, harm_words
+from kg_count.nlp.count_candidates import LEAD_BODY_SENTENCES, count_candidates, harm_words
 from kg_count.nlp.date_candidates import date_candidates
 from kg_count.nlp.followup import follow_up_features
 from kg_count.nlp.page_furniture import playlist_tokens
@@ -32,19 +32,40 @@ from kg_count.nlp.made_ahead import made_ahead
 from kg_count.settings import settings
 from kg_count.task import EVENT_TYPES
 
+FIRE_TITLE_WORDS = {"fire", "blaze", "arson", "flame", "inferno"}  # a title noun that names a fire
+
 
 def _mention(annotated: AnnotatedDocument, start: int, end: int, **extra) -> MentionRecord:
     span = annotated.doc[start:end]
     return MentionRecord(annotated.token_ids(start, end), span.text, span.start_char, span.end_char, **extra)
 
 
-def _event_types(mentions, counts) -> list[str]:
-    """Types the document reports: typed mentions, with killing and injuring also backed by counts."""
+def _event_types(mentions, counts, fire_up_front: bool) -> list[str]:
+    """Types the document reports: typed mentions, with killing and injuring also backed by counts, and a fire
+    told up front (``fire_up_front``) or at least as often as the killings and injuries: a shooting story's
+    "burning candles" or "firefighters arrived" further down is no fire."""
     seen = Counter(m.event_type for m in mentions if m.event_type)
     types = [t for t in EVENT_TYPES if seen[t]]
     if counts.killed == 0 and "killing" in types and seen["killing"] < 2:
         types.remove("killing")
+    if seen["fire_burning"] and not fire_up_front and seen["fire_burning"] < seen["killing"] + seen["injuring"]:
+        types.remove("fire_burning")
     return types
+
+
+def _fire_up_front(doc, events, body_start: int, lead_end: int) -> bool:
+    """Whether a story tells of a fire up front: a fire mention in its title or lead (the sentences before
+    ``lead_end``) other than a firefighter ("Firefighter shot, killed"), or a fire noun in its title that is not
+    what a gunman opens ("Civilian Fatality Fire", not "Shooter opens fire on cars")."""
+    if any(
+        e.event_type == "fire_burning" and e.sentence < lead_end and not e.lemma.lower().startswith("firefight")
+        for e in events
+    ):
+        return True
+    return any(
+        t.lemma_.lower() in FIRE_TITLE_WORDS and t.pos_ in ("NOUN", "PROPN") and t.head.lemma_.lower() != "open"
+        for t in doc[:body_start]
+    )
 
 
 @dataclass
@@ -58,6 +79,7 @@ class Analysis:
     people: list
     counts: Counts
     candidates: DocumentCandidates
+    fire_up_front: bool  # _fire_up_front
 
 
 def analyse(annotated: AnnotatedDocument) -> Analysis:
@@ -103,7 +125,8 @@ def analyse(annotated: AnnotatedDocument) -> Analysis:
         ),
         rule_date=rule_date,
     )
-    return Analysis(annotated, events, times, people, counts, candidates)
+    fire_up_front = _fire_up_front(doc, events, body_start, title_sentences + LEAD_BODY_SENTENCES)
+    return Analysis(annotated, events, times, people, counts, candidates, fire_up_front)
 
 
 def record_of(analysis: Analysis, choice: Choice) -> DocumentRecord:
@@ -115,7 +138,7 @@ def record_of(analysis: Analysis, choice: Choice) -> DocumentRecord:
         doc_id=document.doc_id,
         dct=document.dct,
         title=document.title,
-        event_types=_event_types(events, chosen),
+        event_types=_event_types(events, chosen, analysis.fire_up_front),
         event_mentions=[
             _mention(annotated, e.start, e.end, event_type=e.event_type, frame=e.frame, synset=e.synset) for e in events
         ],
