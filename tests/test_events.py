@@ -27,6 +27,8 @@ def types_of(text: str, lemma: str) -> list[str | None]:
         ("The team fired the coach on Monday .", "fire", "Firing", "job_firing"),
         ("He was fired from his job at the bank .", "fire", "Firing", "job_firing"),
         ("The fire spread to two homes .", "fire", "Fire_burning", "fire_burning"),
+        ("Rifle fire killed two women in the yard .", "fire", "Shoot_projectiles", None),
+        ("Witnesses heard rapid fire before the victims fell .", "fire", "Shoot_projectiles", None),
         ("A man was shot in the leg .", "shoot", "Shoot_projectiles", "injuring"),
         ("A man was shot dead on Friday .", "shoot", "Shoot_projectiles", "killing"),
         ("A woman was fatally shot on Main Street .", "shoot", "Shoot_projectiles", "killing"),

@@ -135,6 +135,8 @@ NOT_DISMISSED = {
     "petition",
 }
 SHOOTING_HEADS = {"open", "return", "exchange", "hold", "cease", "draw", "trade"}
+# what makes a noun "fire" shots: "rifle fire", "rapid fire"
+SHOOTING_FIRE_MODIFIERS = WEAPON_WORDS | {"gunfire", "cross", "return", "friendly", "rapid", "automatic"}
 SHOTS_HEARD_HEADS = {"fire", "hear", "ring", "exchange", "report", "sound"}
 SHOOT_LEMMAS = {"shoot", "shooting", "shot", "gunshot", "gunfire", "open fire"}
 ATTEMPT_LEMMAS = {"attempt", "attempted", "try"}  # "attempted murder", "a suicide attempt", "tried to kill"
@@ -183,11 +185,12 @@ def _fire_verb(token) -> tuple[str | None, str | None]:
 
 
 def _fire_noun(token) -> tuple[str | None, str | None]:
-    """Decide a noun 'fire': shooting ("open fire", "gun fire"), a modifier ("fire department"), or a fire."""
+    """Decide a noun 'fire': shooting ("open fire", "gun fire", "rifle fire", "heard rapid fire"), a modifier
+    ("fire department"), or a fire."""
     head = token.head
-    if head.lemma_.lower() in SHOOTING_HEADS and token.dep_ in ("dobj", "obj"):
+    if (head.lemma_.lower() in SHOOTING_HEADS or head.lemma_.lower() == "hear") and token.dep_ in ("dobj", "obj"):
         return "Shoot_projectiles", None
-    if any(c.lemma_.lower() in {"gun", "gunfire", "cross", "return", "friendly"} for c in token.children):
+    if any(c.lemma_.lower() in SHOOTING_FIRE_MODIFIERS for c in token.children):
         return "Shoot_projectiles", None
     if any(c.dep_ == "prep" and c.lemma_.lower() == "at" for c in token.children):
         return "Shoot_projectiles", None
