@@ -94,6 +94,12 @@ def test_a_year_before_an_event_noun_counts_no_one():
     assert counts.injured == 1
 
 
+def test_a_name_with_a_typographic_apostrophe_is_a_name():
+    # the recogniser read "Manuel O’Neal" as "Manuel" and a stray word; with the apostrophe made plain it reads the name
+    people, _ = read("Four people were found shot dead in a car . She said her nephew was Manuel O’Neal , 20 .")
+    assert "Manuel O'Neal" in {p.full_name for p in people}
+
+
 def hand_parsed(rows):
     """A spaCy Doc from rows of (word, head index, dependency, tag, part of speech, lemma): a parse the small model
     gives, written out."""

@@ -15,6 +15,8 @@ from kg_count.io.conll import Document
 from kg_count.nlp.model import load_model
 from kg_count.settings import settings
 
+PLAIN_QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'})  # typographic quotes, one for one
+
 if TYPE_CHECKING:
     from spacy.tokens import Doc
 
@@ -33,7 +35,9 @@ class AnnotatedDocument:
 
 
 def to_spacy_doc(document: Document, vocab) -> tuple[object, list[int]]:
-    """Build an unannotated spaCy ``Doc`` from a document's words with CoNLL sentence starts."""
+    """Build an unannotated spaCy ``Doc`` from a document's words with CoNLL sentence starts, typographic quotes
+    made plain (``PLAIN_QUOTES``: the tagger and recogniser read "O'Neal" as a name, not "O’Neal"; one character for
+    one, so character offsets stay the document's)."""
     from spacy.tokens import Doc
 
     words, positions, starts = [], [], []
@@ -43,7 +47,7 @@ def to_spacy_doc(document: Document, vocab) -> tuple[object, list[int]]:
             continue
         starts.append(token.sentence != previous_sentence)
         previous_sentence = token.sentence
-        words.append(token.text)
+        words.append(token.text.translate(PLAIN_QUOTES))
         positions.append(position)
     doc = Doc(vocab, words=words, sent_starts=[True if s else False for s in starts] if words else None)
     return doc, positions

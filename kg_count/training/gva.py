@@ -85,9 +85,11 @@ def annotated_cached(documents: list[Document], cache: Path | None, write: bool 
     nlp = load_model()
     if cache is not None and cache.exists():
         docs = list(DocBin().from_disk(cache).get_docs(nlp.vocab))[: len(documents)]
-        positions = [to_spacy_doc(document, nlp.vocab)[1] for document in documents]
-        if len(docs) == len(documents) and all(len(p) == len(d) for p, d in zip(positions, docs)):
-            yield from (AnnotatedDocument(*item) for item in zip(documents, docs, positions))
+        unparsed = [to_spacy_doc(document, nlp.vocab) for document in documents]
+        if len(docs) == len(documents) and all(
+            [t.text for t in d] == [t.text for t in words] for (words, _), d in zip(unparsed, docs)
+        ):
+            yield from (AnnotatedDocument(d, doc, p) for d, doc, (_, p) in zip(documents, docs, unparsed))
             return
     parsed = list(annotate(documents))
     if cache is not None and write:
