@@ -100,6 +100,13 @@ def test_a_name_with_a_typographic_apostrophe_is_a_name():
     assert "Manuel O'Neal" in {p.full_name for p in people}
 
 
+def test_two_people_of_one_family_are_two_participants_and_one_named_twice_is_one():
+    people, _ = read("David Krauss was found dead in the home . His son , Wyatt Krauss , 8 , was also found wounded .")
+    assert {"David Krauss", "Wyatt Krauss"} <= {p.full_name for p in people}
+    people, _ = read("Joshua Williams was killed in the shooting . Josh Williams , 18 , was a senior .")
+    assert [p.full_name for p in people if p.last_name == "Williams"] == ["Joshua Williams"]
+
+
 def hand_parsed(rows):
     """A spaCy Doc from rows of (word, head index, dependency, tag, part of speech, lemma): a parse the small model
     gives, written out."""

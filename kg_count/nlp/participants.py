@@ -208,6 +208,26 @@ def _name_parts(name: str) -> tuple[str, str]:
     return (words[0], words[-1]) if words else ("", "")
 
 
+def _given_names(name: str) -> set[str]:
+    """The words of a name before its last name, lower-cased and without a trailing full stop ("Superintendent
+    Bruce Thomas": superintendent, bruce)."""
+    words = [w for w in name.split() if w.lower() not in NAME_SUFFIXES]
+    return {w.lower().rstrip(".") for w in words[:-1] if w}
+
+
+def _person_key(people: dict, name: str, last: str) -> str:
+    """The key in ``people`` of the person ``name`` names: the first one of that last name whose given names agree
+    with it (a lone surname agrees with anyone; "Josh" agrees with "Joshua", "R." with "Russell"), or a new key when
+    the given names differ ("Kevin Johnson" beside "Edward Johnson": two people of one family)."""
+    given = _given_names(name)
+    keys = [k for k, person in people.items() if person.last_name.lower() == last.lower()]
+    for key in keys:
+        theirs = _given_names(people[key].full_name)
+        if not given or not theirs or any(a.startswith(b) or b.startswith(a) for a in given for b in theirs):
+            return key
+    return last.lower() if not keys else f"{last.lower()} {len(keys)}"
+
+
 def _age_near(doc, start: int, end: int) -> int | None:
     """An age written "NAME , 23 ," after a name or "23-year-old NAME" before it."""
     after = doc[end : end + 3]
@@ -585,7 +605,7 @@ def find_participants(doc, events: Sequence[EventMention]) -> list[Participant]:
         first, last = _name_parts(name)
         if not last or _names_no_person(doc, name, ent.end):
             continue
-        key = last.lower()
+        key = _person_key(people, name, last)
         person = people.get(key)
         if person is None and known_place(name):
             continue  # "Bluefield", "Wichita Falls": a place the parser took for a person
