@@ -201,18 +201,20 @@ def normalised_name(text: str) -> str:
     return re.sub(r"\s*-\s*", "-", text.replace("’", "'").replace("‘", "'"))
 
 
+def _name_words(name: str) -> list[str]:
+    """The words of a name that hold a letter, without commas and suffixes ("Jr.", "III")."""
+    return [w for w in name.replace(",", " ").split() if any(c.isalpha() for c in w) and w.lower() not in NAME_SUFFIXES]
+
+
 def _name_parts(name: str) -> tuple[str, str]:
-    words = [
-        w for w in name.replace(",", " ").split() if any(c.isalpha() for c in w) and w.lower() not in NAME_SUFFIXES
-    ]
+    words = _name_words(name)
     return (words[0], words[-1]) if words else ("", "")
 
 
 def _given_names(name: str) -> set[str]:
     """The words of a name before its last name, lower-cased and without a trailing full stop ("Superintendent
     Bruce Thomas": superintendent, bruce)."""
-    words = [w for w in name.split() if w.lower() not in NAME_SUFFIXES]
-    return {w.lower().rstrip(".") for w in words[:-1] if w}
+    return {w.lower().rstrip(".") for w in _name_words(name)[:-1]}
 
 
 def _person_key(people: dict, name: str, last: str) -> str:

@@ -58,8 +58,7 @@ def _fire_up_front(doc, events, body_start: int, lead_end: int) -> bool:
     ``lead_end``) other than a firefighter ("Firefighter shot, killed"), or a fire noun in its title that is not
     what a gunman opens ("Civilian Fatality Fire", not "Shooter opens fire on cars")."""
     if any(
-        e.event_type == "fire_burning" and e.sentence < lead_end and not e.lemma.lower().startswith("firefight")
-        for e in events
+        e.event_type == "fire_burning" and e.sentence < lead_end and not e.lemma.startswith("firefight") for e in events
     ):
         return True
     return any(
@@ -79,7 +78,7 @@ class Analysis:
     people: list
     counts: Counts
     candidates: DocumentCandidates
-    fire_up_front: bool  # _fire_up_front
+    fire_up_front: bool  # whether a fire is told in the title or lead (``_fire_up_front``)
 
 
 def analyse(annotated: AnnotatedDocument) -> Analysis:

@@ -57,17 +57,15 @@ def hard_conflict(a: Report, b: Report, similarity: Similarity = Similarity()) -
     chosen = settings().clustering
     if a.family != b.family:
         return f"kinds differ ({a.family} / {b.family})"
-    shared = None  # read once, only where a conflict needs it
-    if (
+    states_differ = (
         a.state_iri
         and b.state_iri
         and a.state_iri != b.state_iri
         and rarest_shared(a.title, b.title, similarity.rarity) < chosen.state_bridge_rarity
-        and not (shared := shared_names(a, b))
-    ):
-        return "states differ"
-    if days_between(a, b) > chosen.date_slack_days and not (shared if shared is not None else shared_names(a, b)):
-        return f"dates apart ({a.date} / {b.date})"
+    )
+    dates_apart = days_between(a, b) > chosen.date_slack_days
+    if (states_differ or dates_apart) and not shared_names(a, b):
+        return "states differ" if states_differ else f"dates apart ({a.date} / {b.date})"
     return None
 
 
